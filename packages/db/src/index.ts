@@ -1,0 +1,5 @@
+export * from './client';
+export * from './embedded';
+export * from './migrate';
+export * as schema from './schema';
+export * from './tenancy';

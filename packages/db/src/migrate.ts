@@ -1,0 +1,26 @@
+import { fileURLToPath } from 'node:url';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import { migrate } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../drizzle', import.meta.url));
+
+/** Applies the committed SQL migrations with the owner (admin) connection. Idempotent. */
+export async function runMigrations(adminUrl: string): Promise<void> {
+  const client = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}
+
+/** Lets the runtime role log in with a password (the migration creates it NOLOGIN). */
+export async function enableAppRoleLogin(adminUrl: string, password: string): Promise<void> {
+  const client = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await client.unsafe(`ALTER ROLE weft_app LOGIN PASSWORD '${password.replaceAll("'", "''")}'`);
+  } finally {
+    await client.end({ timeout: 5 });
+  }
+}

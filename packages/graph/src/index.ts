@@ -1,0 +1,3 @@
+export * from './schema';
+export * from './trigger';
+export * from './validate';

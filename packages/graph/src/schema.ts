@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** A node id is referenced from expressions (`{{nodes.<id>.field}}`), so it stays URL- and path-safe. */
+export const NodeId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -');
+export type NodeId = z.infer<typeof NodeId>;
+
+export const OnFailure = z.enum(['continue', 'abort']);
+export type OnFailure = z.infer<typeof OnFailure>;
+
+export const CanvasPosition = z.object({ x: z.number(), y: z.number() });
+
+export const GraphNode = z.object({
+  id: NodeId,
+  type: z.string().min(1).max(100),
+  name: z.string().max(200).optional(),
+  config: z.record(z.string(), z.unknown()).default({}),
+  on_failure: OnFailure.default('continue'),
+  position: CanvasPosition.optional(),
+});
+export type GraphNode = z.infer<typeof GraphNode>;
+
+export const GraphEdge = z.object({
+  id: z.string().min(1).max(128).optional(),
+  source: NodeId,
+  target: NodeId,
+  /** Which output of the source: `true`/`false`, a switch case key, `each`/`done`; absent = the only output. */
+  source_handle: z.string().min(1).max(64).nullish(),
+});
+export type GraphEdge = z.infer<typeof GraphEdge>;
+
+export const MAX_NODES = 500;
+export const MAX_EDGES = 2000;
+
+export const Graph = z.object({
+  nodes: z.array(GraphNode).max(MAX_NODES).default([]),
+  edges: z.array(GraphEdge).max(MAX_EDGES).default([]),
+});
+export type Graph = z.infer<typeof Graph>;
+
+/** One problem found in a graph, with the path of the offending field (e.g. `['nodes', 2, 'config', 'url']`). */
+export interface GraphIssue {
+  path: (string | number)[];
+  message: string;
+}

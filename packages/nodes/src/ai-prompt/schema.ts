@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { Template } from '../common';
+import { defineNodeType, MAIN_OUTPUT } from '../define';
+
+export const AiPromptConfig = z.object({
+  prompt: Template.min(1),
+  system: Template.optional(),
+  model: z.string().min(1).max(128).optional(),
+  max_tokens: z.number().int().min(1).max(32_000).default(1024),
+  temperature: z.number().min(0).max(2).default(0.7),
+  /** Parse the answer as JSON. */
+  json: z.boolean().default(false),
+});
+
+export const aiPrompt = defineNodeType({
+  type: 'action.ai.prompt',
+  name: 'AI prompt',
+  category: 'ai',
+  description: 'Sends a prompt to the organization AI module and returns the answer.',
+  config: AiPromptConfig,
+  output: z.object({ text: z.string(), json: z.unknown().optional() }),
+  outputs: MAIN_OUTPUT,
+  runsIn: 'activity',
+});

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { E164OrTemplate, Template } from '../common';
+import { defineNodeType, MAIN_OUTPUT } from '../define';
+
+export const ChatSendTemplateConfig = z.object({
+  to: E164OrTemplate,
+  template_name: z.string().min(1).max(512),
+  language: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a language code like en or en_US'),
+  variables: z.array(Template).max(50).optional(),
+});
+
+export const chatSendTemplate = defineNodeType({
+  type: 'action.chat.send_template',
+  name: 'Send chat template',
+  category: 'messaging',
+  description: 'Sends an approved template; works inside and outside the 24-hour window.',
+  config: ChatSendTemplateConfig,
+  output: z.object({ sent_as: z.literal('template'), message_id: z.string() }),
+  outputs: MAIN_OUTPUT,
+  runsIn: 'activity',
+});

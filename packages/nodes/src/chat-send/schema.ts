@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { E164OrTemplate, Template } from '../common';
+import { defineNodeType, MAIN_OUTPUT } from '../define';
+
+export const ChatSendConfig = z.object({
+  to: E164OrTemplate,
+  message: Template.min(1).max(4096),
+  /** Template sent instead when the 24-hour window is closed. */
+  fallback_template: z.string().min(1).max(512).optional(),
+});
+
+export const chatSend = defineNodeType({
+  type: 'action.chat.send',
+  name: 'Send chat message',
+  category: 'messaging',
+  description: 'Sends free-form text inside the 24-hour window, else the fallback template.',
+  config: ChatSendConfig,
+  output: z.object({ sent_as: z.enum(['text', 'template']), message_id: z.string() }),
+  outputs: MAIN_OUTPUT,
+  runsIn: 'activity',
+});

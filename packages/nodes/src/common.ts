@@ -1,0 +1,16 @@
+import { z } from 'zod';
+
+/** A config string that may contain `{{ ... }}` expressions. */
+export const Template = z.string().max(65_536);
+
+/** Durations such as `90s`, `5m`, `2h`, `1d`. */
+export const Duration = z.string().regex(/^\d{1,9}(ms|s|m|h|d)$/, 'must look like 90s, 5m, 2h or 1d');
+
+export const HeaderName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'invalid header name');
+/** Header values are user input forwarded to other servers: CR/LF would allow header injection. */
+export const HeaderValue = Template.refine(
+  (v) => !/[\r\n\0]/.test(v),
+  'header values cannot contain CR, LF or NUL',
+);
+
+export const E164OrTemplate = Template.min(1);

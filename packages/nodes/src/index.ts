@@ -1,0 +1,18 @@
+export { AiPromptConfig } from './ai-prompt/schema';
+export { ChatSendConfig } from './chat-send/schema';
+export { ChatSendTemplateConfig } from './chat-send-template/schema';
+export { CodeConfig } from './code/schema';
+export { ConditionConfig } from './condition/schema';
+export * from './define';
+export { DelayConfig } from './delay/schema';
+export { EmailSendConfig } from './email-send/schema';
+export { EventPublishConfig } from './event-publish/schema';
+export { HttpRequestConfig } from './http-request/schema';
+export { LoopConfig } from './loop/schema';
+export { MergeConfig } from './merge/schema';
+export * from './registry';
+export { SwitchConfig } from './switch/schema';
+export { TransformConfig } from './transform/schema';
+export * from './validate-nodes';
+export { WaitForEventConfig } from './wait-for-event/schema';
+export { WorkflowExecuteConfig } from './workflow-execute/schema';

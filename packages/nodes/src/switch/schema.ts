@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { Template } from '../common';
+import { defineNodeType } from '../define';
+
+export const SwitchConfig = z.object({
+  value: Template,
+  cases: z
+    .array(
+      z.object({
+        key: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,64}$/)
+          .refine((k) => k !== 'default', 'default is reserved'),
+        equals: Template,
+      }),
+    )
+    .min(1)
+    .max(50),
+});
+
+export const switchNode = defineNodeType({
+  type: 'action.switch',
+  name: 'Switch',
+  category: 'logic',
+  description: 'Routes to the first case whose value matches, or to default.',
+  config: SwitchConfig,
+  output: z.object({ matched: z.string() }),
+  outputs: 'cases',
+  runsIn: 'workflow',
+});

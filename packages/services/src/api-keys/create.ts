@@ -1,0 +1,67 @@
+import { schema, withTenant } from '@weft/db';
+import { z } from 'zod';
+import { recordAudit } from '../audit-logs/record';
+import type { VerbArgs } from '../context';
+import { AppError } from '../errors';
+import { PermissionGrant } from '../permissions';
+import { StoredText } from '../text';
+import { apiKeyHint, generateApiKey, hashApiKey } from './key-format';
+import { presentApiKey } from './present';
+
+export const CreateApiKeyInput = z.object({
+  name: StoredText.pipe(z.string().trim().min(1).max(200)),
+  permissions: z.array(PermissionGrant).min(1).max(50),
+});
+export type CreateApiKeyInput = z.infer<typeof CreateApiKeyInput>;
+
+/**
+ * Creates a key and returns its plain value once. A key may only hand out permissions it holds
+ * itself (`grantedBy`), so `api_keys.manage` is no ladder to `*`.
+ */
+export async function createApiKey({
+  ctx,
+  input,
+  grantedBy,
+}: VerbArgs<CreateApiKeyInput> & { grantedBy?: readonly string[] }) {
+  const permissions = [...new Set(input.permissions)];
+  if (grantedBy && !grantedBy.includes('*')) {
+    const beyond = permissions.filter((p) => !grantedBy.includes(p));
+    if (beyond.length > 0) {
+      throw new AppError(
+        'forbidden',
+        `This key cannot grant permissions it does not hold: ${beyond.join(', ')}`,
+      );
+    }
+  }
+  const key = generateApiKey();
+  return withTenant(ctx.db, ctx.organizationId, async (tx) => {
+    const [row] = await tx
+      .insert(schema.apiKeys)
+      .values({
+        organizationId: ctx.organizationId,
+        name: input.name,
+        keyHash: hashApiKey(key),
+        keyHint: apiKeyHint(key),
+        permissions,
+        createdByUserId: ctx.actor.userId ?? null,
+        createdByApiKeyId: ctx.actor.apiKeyId ?? null,
+      })
+      .returning();
+    if (!row) throw new Error('insert returned no row');
+    const metadata = presentApiKey(row);
+    await recordAudit(tx, ctx, {
+      action: 'created',
+      entityType: 'api_key',
+      entityId: row.id,
+      newValues: metadata,
+    });
+    return {
+      id: row.id,
+      name: row.name,
+      key,
+      permissions: row.permissions,
+      created_at: metadata.created_at,
+      message: 'Store this key now: it is shown only once. A lost key must be revoked and replaced.',
+    };
+  });
+}

@@ -1,0 +1,48 @@
+/** The closed set of error codes. Public API: a client may branch on them, so never rename one. */
+export const ERROR_STATUS = {
+  validation_error: 422,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  idempotency_conflict: 422,
+  payload_too_large: 413,
+  rate_limited: 429,
+  internal_error: 500,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export type FieldErrors = Record<string, string[]>;
+
+/** Thrown by service verbs and middleware; turned into the error envelope in exactly one place. */
+export class AppError extends Error {
+  override name = 'AppError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields: FieldErrors = {},
+    /** Overrides the code's usual status (e.g. idempotency_conflict is 409 for a request still running). */
+    readonly status: number = ERROR_STATUS[code],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (entity: string) => new AppError('not_found', `${entity} not found`);
+
+export function validationError(fields: FieldErrors, message = 'The given data was invalid.'): AppError {
+  return new AppError('validation_error', message, fields);
+}
+
+/** Groups issues by dotted path (`nodes.2.config.url`), the shape of the envelope's `fields`. */
+export function fieldsFromIssues(issues: { path: readonly PropertyKey[]; message: string }[]): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of issues) {
+    const key = issue.path.map(String).join('.') || '_';
+    const list = fields[key] ?? [];
+    list.push(issue.message);
+    fields[key] = list;
+  }
+  return fields;
+}

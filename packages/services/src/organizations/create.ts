@@ -1,0 +1,20 @@
+import { type Database, schema, withTenant } from '@weft/db';
+import { uuidv7 } from 'uuidv7';
+import { z } from 'zod';
+import { StoredText } from '../text';
+
+export const CreateOrganizationInput = z.object({ name: StoredText.pipe(z.string().trim().min(1).max(200)) });
+
+/**
+ * Creates an organization. It runs as the runtime role inside the new organization's own tenancy
+ * transaction, so even this administrative verb never needs to bypass RLS.
+ */
+export async function createOrganization(db: Database, input: z.input<typeof CreateOrganizationInput>) {
+  const { name } = CreateOrganizationInput.parse(input);
+  const id = uuidv7();
+  const [row] = await withTenant(db, id, (tx) =>
+    tx.insert(schema.organizations).values({ id, name }).returning(),
+  );
+  if (!row) throw new Error('insert returned no row');
+  return { id: row.id, name: row.name, created_at: row.createdAt.toISOString() };
+}

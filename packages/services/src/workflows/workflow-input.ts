@@ -1,0 +1,70 @@
+import {
+  GraphEdge,
+  GraphNode,
+  MAX_EDGES,
+  MAX_NODES,
+  normalizeTriggerType,
+  TRIGGER_TYPES,
+  TriggerConfigByType,
+  type TriggerType,
+  validateGraphStructure,
+} from '@weft/graph';
+import { validateNodes } from '@weft/nodes';
+import { z } from 'zod';
+import { StoredText } from '../text';
+
+export const WORKFLOW_STATUSES = ['active', 'inactive', 'draft'] as const;
+export const WorkflowStatus = z.enum(WORKFLOW_STATUSES);
+
+const TriggerTypeInput = z
+  .string()
+  .transform((v) => normalizeTriggerType(v) as string)
+  .pipe(z.enum(TRIGGER_TYPES, { error: `must be one of: ${TRIGGER_TYPES.join(', ')}` }));
+
+/**
+ * The body of POST and PUT /workflows. Beyond field types it checks the trigger config for the
+ * trigger type, the graph's structure (unique ids, edges between existing nodes, no cycles) and each
+ * node's config; every problem is reported with its field path (`nodes.2.config.url`).
+ * The result carries canonical node types and defaulted configs.
+ */
+export const WorkflowInput = z
+  .object({
+    name: StoredText.pipe(z.string().trim().min(1, 'The name field is required.').max(200)),
+    description: StoredText.pipe(z.string().max(5000)).nullish(),
+    trigger_type: TriggerTypeInput,
+    trigger_config: z.record(z.string(), z.unknown()).default({}),
+    status: WorkflowStatus.default('draft'),
+    nodes: z.array(GraphNode).max(MAX_NODES).default([]),
+    edges: z.array(GraphEdge).max(MAX_EDGES).default([]),
+  })
+  .transform((input, ctx) => {
+    const triggerSchema = TriggerConfigByType[input.trigger_type as TriggerType];
+    const trigger = triggerSchema.safeParse(input.trigger_config);
+    if (!trigger.success) {
+      for (const issue of trigger.error.issues) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['trigger_config', ...issue.path.map(String)],
+          message: issue.message,
+        });
+      }
+    }
+    const graph = { nodes: input.nodes, edges: input.edges };
+    const structural = validateGraphStructure(graph);
+    const checked = validateNodes(graph);
+    for (const issue of [...structural, ...checked.issues]) {
+      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+    }
+    const edges = checked.graph.edges.map((edge, i) => ({
+      ...edge,
+      id:
+        edge.id ?? `e${i}-${edge.source}-${edge.target}${edge.source_handle ? `-${edge.source_handle}` : ''}`,
+    }));
+    return {
+      ...input,
+      trigger_config: (trigger.success ? trigger.data : input.trigger_config) as Record<string, unknown>,
+      nodes: checked.graph.nodes,
+      edges,
+    };
+  });
+export type WorkflowInput = z.output<typeof WorkflowInput>;

@@ -1,0 +1,74 @@
+import { createApp } from '@weft/api';
+import { createApiKey, createOrganization, type PermissionGrant } from '@weft/services';
+import { createTestDatabase, type TestDatabase } from './database';
+
+export interface TestApiOptions {
+  ratePerKey?: number;
+  ratePerOrg?: number;
+  maxBodyBytes?: number;
+  temporalReady?: () => Promise<boolean>;
+}
+
+export interface TestApi {
+  db: TestDatabase;
+  app: ReturnType<typeof createApp>;
+  /** Sends a request to the app in-process (no socket), JSON-encoding `body` when it is an object. */
+  request(
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Response>;
+  /** A new organization with a key that holds `permissions` (default `*`). */
+  createOrg(
+    name?: string,
+    permissions?: PermissionGrant[],
+  ): Promise<{ organizationId: string; key: string; apiKeyId: string }>;
+  keyFor(organizationId: string, permissions: PermissionGrant[]): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createTestApi(options: TestApiOptions = {}): Promise<TestApi> {
+  const db = await createTestDatabase();
+  const app = createApp({
+    db: db.app.db,
+    env: {
+      APP_URL: 'http://localhost:3000',
+      MAX_BODY_BYTES: options.maxBodyBytes ?? 1024 * 1024,
+      RATE_LIMIT_PER_KEY: options.ratePerKey ?? 100_000,
+      RATE_LIMIT_PER_ORG: options.ratePerOrg ?? 100_000,
+      TRUST_PROXY_HOPS: 0,
+    },
+    temporalReady: options.temporalReady ?? (async () => true),
+    logError: () => {},
+  });
+  const keyFor = async (organizationId: string, permissions: PermissionGrant[]) => {
+    const created = await createApiKey({
+      ctx: { db: db.app.db, organizationId, actor: {} },
+      input: { name: 'test key', permissions },
+    });
+    return created.key;
+  };
+  return {
+    db,
+    app,
+    request(method, path, { key, body, headers = {} } = {}) {
+      const init: RequestInit = { method, headers: { ...headers } };
+      if (key) (init.headers as Record<string, string>)['X-Api-Key'] = key;
+      if (body !== undefined) {
+        init.body = typeof body === 'string' ? body : JSON.stringify(body);
+        (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
+      }
+      return Promise.resolve(app.request(path, init));
+    },
+    async createOrg(name = 'Acme', permissions = ['*']) {
+      const org = await createOrganization(db.app.db, { name });
+      const created = await createApiKey({
+        ctx: { db: db.app.db, organizationId: org.id, actor: {} },
+        input: { name: 'test key', permissions },
+      });
+      return { organizationId: org.id, key: created.key, apiKeyId: created.id };
+    },
+    keyFor,
+    close: () => db.drop(),
+  };
+}

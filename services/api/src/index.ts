@@ -1,0 +1,2 @@
+export { type AppDeps, createApp } from './app';
+export { createHttpServer } from './server';

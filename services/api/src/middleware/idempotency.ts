@@ -1,0 +1,42 @@
+import {
+  claimIdempotencyKey,
+  completeIdempotentRequest,
+  fingerprintRequest,
+  isValidIdempotencyKey,
+  releaseIdempotencyKey,
+  validationError,
+} from '@weft/services';
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../app-env';
+
+/**
+ * Idempotency-Key on every POST: a repeat within 10 minutes returns the stored response with
+ * `Idempotent-Replayed: true` and does not run the operation again. Responses below 500 are kept;
+ * a server error releases the key so the client can retry. Runs after authentication (keys are
+ * scoped per organization) and after the JSON body was read.
+ */
+export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const key = c.req.header('idempotency-key');
+  if (c.req.method !== 'POST' || key === undefined) return next();
+  if (!isValidIdempotencyKey(key)) {
+    throw validationError({ 'Idempotency-Key': ['must be 1-255 visible ASCII characters'] });
+  }
+  const ctx = c.get('ctx');
+  const requestHash = fingerprintRequest(c.req.method, c.req.path, await c.req.text());
+  const claim = await claimIdempotencyKey(ctx, { key, method: c.req.method, path: c.req.path, requestHash });
+  if (claim.kind === 'replay') {
+    c.header('Idempotent-Replayed', 'true');
+    return c.body(claim.body, claim.status as 200, { 'Content-Type': 'application/json' });
+  }
+  try {
+    await next();
+  } catch (error) {
+    await releaseIdempotencyKey(ctx, key);
+    throw error;
+  }
+  if (c.res.status >= 500) {
+    await releaseIdempotencyKey(ctx, key);
+  } else {
+    await completeIdempotentRequest(ctx, key, { status: c.res.status, body: await c.res.clone().text() });
+  }
+};

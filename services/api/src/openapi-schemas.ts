@@ -1,0 +1,61 @@
+import { z } from '@hono/zod-openapi';
+
+/** Response shapes shared by several routes; they feed the generated OpenAPI document. */
+export const ErrorEnvelope = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      fields: z.record(z.string(), z.array(z.string())),
+    }),
+  })
+  .openapi('Error');
+
+export function paginated<T extends z.ZodType>(item: T, name: string) {
+  return z
+    .object({
+      data: z.array(item),
+      meta: z.object({
+        current_page: z.number().int(),
+        last_page: z.number().int(),
+        per_page: z.number().int(),
+        total: z.number().int(),
+      }),
+      links: z.object({
+        first: z.string(),
+        last: z.string(),
+        prev: z.string().nullable(),
+        next: z.string().nullable(),
+      }),
+    })
+    .openapi(name);
+}
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({
+  content: { 'application/json': { schema } },
+  description,
+});
+
+/** The error responses every authenticated route can give, plus the route's own. */
+export function errorResponses(...statuses: (404 | 409 | 422)[]) {
+  const responses: Record<number, ReturnType<typeof json>> = {
+    401: json(ErrorEnvelope, 'Missing, invalid or revoked API key'),
+    403: json(ErrorEnvelope, 'The API key lacks the permission'),
+    429: json(ErrorEnvelope, 'Rate limit exceeded; see Retry-After'),
+  };
+  const descriptions = { 404: 'Not found', 409: 'Conflict', 422: 'Validation error' };
+  for (const status of statuses) responses[status] = json(ErrorEnvelope, descriptions[status]);
+  return responses;
+}
+
+export { json as jsonContent };
+
+export const security: Record<string, string[]>[] = [{ ApiKey: [] }, { Bearer: [] }];
+
+export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
+
+export const IdempotencyHeader = z.object({
+  'idempotency-key': z.string().optional().openapi({
+    description: 'Repeat-safe POST: the same key and body within 10 minutes replays the first response.',
+  }),
+});

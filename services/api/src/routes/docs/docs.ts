@@ -1,0 +1,49 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv } from '../../app-env';
+
+const require = createRequire(import.meta.url);
+const swaggerDist = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+};
+
+/**
+ * GET /api/v1/openapi.json (OpenAPI 3.1, generated from the route schemas) and an interactive
+ * reference at /api/v1/docs, served from the local swagger-ui-dist package (no CDN needed).
+ */
+export function registerDocs(app: OpenAPIHono<AppEnv>, appUrl: string) {
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Api-Key',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer' });
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Weft API',
+      version: '1.0.0',
+      description: 'REST API v1 of Weft. Authenticate with an API key in X-Api-Key or Authorization: Bearer.',
+    },
+    servers: [{ url: `${appUrl.replace(/\/$/, '')}/api/v1` }],
+  });
+  app.get('/docs', (c) =>
+    c.html(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Weft API reference</title>
+<link rel="stylesheet" href="docs/assets/swagger-ui.css"></head>
+<body><div id="ui"></div><script src="docs/assets/swagger-ui-bundle.js"></script>
+<script>SwaggerUIBundle({ url: 'openapi.json', dom_id: '#ui', persistAuthorization: true });</script>
+</body></html>`),
+  );
+  app.get('/docs/assets/:file', async (c) => {
+    const file = c.req.param('file');
+    const type = ASSETS[file];
+    if (!type) return c.notFound();
+    const body = await readFile(path.join(swaggerDist, file));
+    return c.body(body, 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=86400' });
+  });
+}

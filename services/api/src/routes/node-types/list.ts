@@ -1,0 +1,35 @@
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { describeNodeType, NODE_TYPES } from '@weft/nodes';
+import type { AppEnv } from '../../app-env';
+import { errorResponses, jsonContent, security } from '../../openapi-schemas';
+
+const NodeTypeDescription = z
+  .object({
+    type: z.string(),
+    name: z.string(),
+    category: z.string(),
+    description: z.string(),
+    config_schema: z.unknown(),
+    output_schema: z.unknown(),
+    ports: z.unknown(),
+  })
+  .openapi('NodeType');
+
+// Computed once: the node types are fixed for the life of the process.
+const described = NODE_TYPES.map(describeNodeType);
+
+const route = createRoute({
+  method: 'get',
+  path: '/node-types',
+  tags: ['Node types'],
+  summary: 'The 15 node types with JSON Schemas of their config and output, and their ports',
+  security,
+  responses: {
+    200: jsonContent(z.object({ data: z.array(NodeTypeDescription) }), 'Node types'),
+    ...errorResponses(),
+  },
+});
+
+export function registerListNodeTypes(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, (c) => c.json({ data: described }, 200));
+}

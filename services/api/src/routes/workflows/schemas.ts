@@ -1,0 +1,18 @@
+import { z } from '@hono/zod-openapi';
+
+const summaryFields = {
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  trigger_type: z.string(),
+  trigger_config: z.record(z.string(), z.unknown()),
+  status: z.string(),
+  version: z.number().int(),
+  created_at: z.string(),
+  updated_at: z.string(),
+};
+
+export const WorkflowSummary = z.object(summaryFields).openapi('WorkflowSummary');
+export const Workflow = z
+  .object({ ...summaryFields, nodes: z.array(z.unknown()), edges: z.array(z.unknown()) })
+  .openapi('Workflow');

@@ -1,0 +1,28 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import type { Hono } from 'hono';
+
+const API_PATHS = /^\/(api(\/|$)|healthz$|readyz$)/;
+
+/**
+ * One origin for everything: a plain Node HTTP server sends `/api*`, `/healthz` and `/readyz` to
+ * the Hono app and every other path to the web app (the SvelteKit handler, once it exists).
+ */
+export function createHttpServer(app: Hono, web?: RequestListener): Server {
+  const api = getRequestListener(app.fetch);
+  return createServer((req, res) => {
+    const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+    if (API_PATHS.test(pathname)) {
+      void api(req, res);
+      return;
+    }
+    if (web) {
+      web(req, res);
+      return;
+    }
+    res.writeHead(pathname === '/' ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(
+      '<!doctype html><title>Weft</title><h1>Weft</h1><p>The API is at <a href="/api/v1/docs">/api/v1/docs</a>.</p>',
+    );
+  });
+}
