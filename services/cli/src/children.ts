@@ -1,0 +1,40 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { PROJECT_ROOT } from './project';
+
+/**
+ * Runs a TypeScript entry point of this repo as a child process in its own process group, so a
+ * Ctrl-C in the terminal reaches only `weft up`, which then stops everything in order.
+ */
+export function spawnService(entry: string, env: Record<string, string | undefined>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+    detached: true,
+  });
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
+export async function stopChild(child: ChildProcess, graceMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function waitForHttp(url: string, timeoutMs: number, alive: () => boolean): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!alive()) throw new Error(`a service exited before ${url} answered`);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not become ready within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}

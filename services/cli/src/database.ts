@@ -1,0 +1,59 @@
+import { createConnection } from 'node:net';
+import type { CliEnv } from '@weft/config';
+import { enableAppRoleLogin, runMigrations, startEmbeddedPostgres } from '@weft/db';
+import { dataPath, derivedSecret } from './project';
+
+export interface DatabaseUrls {
+  /** Runtime role weft_app (RLS applies). */
+  appUrl: string;
+  /** Owner role (migrations). */
+  adminUrl: string;
+  embedded: boolean;
+  stop(): Promise<void>;
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * The database for a CLI command: DATABASE_URL when set; otherwise the embedded server in
+ * `.data/postgres` — reused when `weft up` already runs it, started (and later stopped) otherwise.
+ * Migrations are applied either way, so every command sees the current schema.
+ */
+export async function openDatabase(
+  env: CliEnv,
+  log: (line: string) => void = () => {},
+): Promise<DatabaseUrls> {
+  if (env.DATABASE_URL) {
+    const adminUrl = env.DATABASE_ADMIN_URL ?? env.DATABASE_URL;
+    await runMigrations(adminUrl);
+    return { appUrl: env.DATABASE_URL, adminUrl, embedded: false, stop: async () => {} };
+  }
+  const adminPassword = derivedSecret(env.APP_KEY, 'embedded-postgres/admin');
+  const appPassword = derivedSecret(env.APP_KEY, 'embedded-postgres/app');
+  const port = env.EMBEDDED_PG_PORT;
+  const url = (user: string, password: string) => `postgres://${user}:${password}@127.0.0.1:${port}/weft`;
+  let stop = async () => {};
+  if (!(await portAnswers(port))) {
+    const pg = await startEmbeddedPostgres({
+      dataDir: dataPath(env, 'postgres'),
+      port,
+      adminPassword,
+      database: 'weft',
+      log,
+    });
+    stop = () => pg.stop();
+  }
+  const adminUrl = url('postgres', adminPassword);
+  await runMigrations(adminUrl);
+  await enableAppRoleLogin(adminUrl, appPassword);
+  return { appUrl: url('weft_app', appPassword), adminUrl, embedded: true, stop };
+}

@@ -1,0 +1,110 @@
+import { parseArgs } from 'node:util';
+import { EnvError } from '@weft/config';
+import { AppError } from '@weft/services';
+import { ZodError } from 'zod';
+import { benchApiCommand } from './bench/api';
+import { apiKeyCreateCommand } from './commands/api-key-create';
+import { migrateCommand } from './commands/migrate';
+import { orgCreateCommand } from './commands/org-create';
+import { upCommand } from './commands/up';
+import { userCreateCommand } from './commands/user-create';
+
+const USAGE = `weft — self-hostable workflow automation
+
+Usage:
+  ./weft up                                   run the whole stack (database, Temporal, API, worker)
+  ./weft test                                 run every test suite
+  ./weft migrate [--json]                     apply database migrations
+  ./weft org create --name N [--json]
+  ./weft user create --org ORG_ID --email E --password P [--role admin|member] [--json]
+  ./weft api-key create --org ORG_ID --name N --permissions a,b|* [--json]
+  ./weft bench api [--workflows 10000] [--seconds 10] [--concurrency 1,16,64]
+`;
+
+class UsageError extends Error {}
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      name: { type: 'string' },
+      org: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string', default: 'member' },
+      permissions: { type: 'string' },
+      workflows: { type: 'string', default: '10000' },
+      seconds: { type: 'string', default: '10' },
+      concurrency: { type: 'string', default: '1,16,64' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const command = positionals.join(' ');
+  const json = values.json ?? false;
+  switch (command) {
+    case 'up':
+      return upCommand();
+    case 'migrate':
+      return migrateCommand({ json });
+    case 'org create':
+      return orgCreateCommand({ name: required(values, 'name'), json });
+    case 'user create': {
+      const role = values.role === 'admin' ? 'admin' : values.role === 'member' ? 'member' : undefined;
+      if (!role) throw new UsageError('--role must be admin or member');
+      return userCreateCommand({
+        org: required(values, 'org'),
+        email: required(values, 'email'),
+        password: required(values, 'password'),
+        role,
+        json,
+      });
+    }
+    case 'api-key create':
+      return apiKeyCreateCommand({
+        org: required(values, 'org'),
+        name: required(values, 'name'),
+        permissions: required(values, 'permissions'),
+        json,
+      });
+    case 'bench api':
+      return benchApiCommand({
+        workflows: Number(values.workflows),
+        seconds: Number(values.seconds),
+        concurrency: (values.concurrency ?? '')
+          .split(',')
+          .map(Number)
+          .filter((n) => n > 0),
+      });
+    default:
+      if (!values.help && command !== '' && command !== 'help')
+        throw new UsageError(`unknown command "${command}"`);
+      process.stdout.write(USAGE);
+  }
+}
+
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError) {
+    process.stderr.write(`weft: ${error.message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  const message =
+    error instanceof ZodError
+      ? error.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`).join('\n')
+      : error instanceof AppError || error instanceof EnvError
+        ? error.message
+        : error instanceof Error
+          ? error.message
+          : String(error);
+  process.stderr.write(`weft: ${message}\n`);
+  process.exit(1);
+}

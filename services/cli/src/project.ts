@@ -1,0 +1,23 @@
+import { createHmac } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CliEnv, loadEnv } from '@weft/config';
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** Reads `.env` (never overriding variables already set) and parses the CLI environment once. */
+export function loadCliEnv(): CliEnv {
+  const file = path.join(PROJECT_ROOT, '.env');
+  if (existsSync(file)) process.loadEnvFile(file);
+  return loadEnv(CliEnv, process.env);
+}
+
+/** Secrets of the embedded database derive from APP_KEY, so no second secret has to be kept. */
+export function derivedSecret(appKey: Buffer, purpose: string): string {
+  return createHmac('sha256', appKey).update(`weft/${purpose}`).digest('hex').slice(0, 32);
+}
+
+export function dataPath(env: CliEnv, ...parts: string[]): string {
+  return path.resolve(PROJECT_ROOT, env.WEFT_DATA_DIR, ...parts);
+}

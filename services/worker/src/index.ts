@@ -1,0 +1,1 @@
+export { createWorker, type WorkerOptions } from './worker';

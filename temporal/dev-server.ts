@@ -1,0 +1,141 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Connection } from '@temporalio/client';
+import { SEARCH_ATTRIBUTES } from './shared';
+
+const run = promisify(execFile);
+
+/**
+ * Where the Temporal CLI comes from, in order: an explicit path (TEMPORAL_CLI), `temporal` on PATH,
+ * then the pinned copy that scripts/setup.sh installs into .tools/temporal-venv.
+ */
+export async function resolveTemporalCli(explicit: string | undefined, projectRoot: string): Promise<string> {
+  if (explicit) return explicit;
+  try {
+    const { stdout } = await run('sh', ['-c', 'command -v temporal']);
+    if (stdout.trim()) return stdout.trim();
+  } catch {
+    // not on PATH
+  }
+  const bundled = path.join(projectRoot, '.tools', 'temporal-venv', 'bin', 'temporal');
+  if (existsSync(bundled)) return bundled;
+  throw new Error('Temporal CLI not found: run ./weft (it installs one into .tools) or set TEMPORAL_CLI.');
+}
+
+export interface DevServerOptions {
+  cli: string;
+  /** SQLite file for the server's state; reused across restarts. */
+  dbFile: string;
+  port: number;
+  uiPort: number;
+  namespace: string;
+  log?: (line: string) => void;
+}
+
+export interface RunningDevServer {
+  address: string;
+  uiUrl: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts `temporal server start-dev`, waits until its frontend answers, registers our search attributes. */
+export async function startDevServer(options: DevServerOptions): Promise<RunningDevServer> {
+  mkdirSync(path.dirname(options.dbFile), { recursive: true });
+  const address = `127.0.0.1:${options.port}`;
+  const args = [
+    'server',
+    'start-dev',
+    '--db-filename',
+    options.dbFile,
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(options.port),
+    '--ui-port',
+    String(options.uiPort),
+    '--namespace',
+    options.namespace,
+    '--ui-disable-news-fetch',
+    '--sqlite-pragma',
+    'journal_mode=WAL',
+    '--sqlite-pragma',
+    'synchronous=NORMAL',
+    '--log-level',
+    'warn',
+    ...Object.values(SEARCH_ATTRIBUTES).flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]),
+  ];
+  // Own process group: a terminal Ctrl-C reaches only the parent, which stops the server in order.
+  const child = spawn(options.cli, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const forward = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) if (line.trim()) options.log?.(line);
+  };
+  child.stdout?.on('data', forward);
+  child.stderr?.on('data', forward);
+  let exited = false;
+  const exit = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
+
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (exited) throw new Error('The Temporal dev server exited during start-up (is the port in use?)');
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      await connection.workflowService.getSystemInfo({});
+      await connection.close();
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`The Temporal dev server did not answer on ${address}: ${String(error)}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  await ensureSearchAttributes(options.cli, address, options.namespace);
+  return {
+    address,
+    uiUrl: `http://127.0.0.1:${options.uiPort}`,
+    process: child,
+    async stop() {
+      if (exited) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exit;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * `--search-attribute` only applies when the namespace is created, so on a reused database file the
+ * attributes are (re)registered explicitly; "already exists" is fine.
+ */
+export async function ensureSearchAttributes(cli: string, address: string, namespace: string): Promise<void> {
+  for (const key of Object.values(SEARCH_ATTRIBUTES)) {
+    try {
+      await run(cli, [
+        'operator',
+        'search-attribute',
+        'create',
+        '--address',
+        address,
+        '--namespace',
+        namespace,
+        '--name',
+        key.name,
+        '--type',
+        'Keyword',
+      ]);
+    } catch (error) {
+      const text = `${(error as { stderr?: string }).stderr ?? ''} ${String(error)}`;
+      if (!/already exists/i.test(text)) throw error;
+    }
+  }
+}
