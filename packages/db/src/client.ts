@@ -2,9 +2,7 @@ import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import * as schema from './schema';
 
-export type Database = PostgresJsDatabase<typeof schema>;
-/** A transaction handle; service verbs receive one from `withTenant`. */
-export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+export type Database = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql };
 
 export interface DatabaseHandle {
   db: Database;

@@ -8,7 +8,7 @@ export interface TenantTableStatus {
   rowSecurity: boolean;
   forceRowSecurity: boolean;
   policies: number;
-  /** Policies that do not compare with weft_current_org() in both USING and WITH CHECK. */
+  /** Permissive policies (OR-ed together) whose USING or WITH CHECK does not use weft_current_org(). */
   loosePolicies: string[];
 }
 
@@ -38,9 +38,11 @@ export async function tenantTableStatus(sql: Queryable): Promise<TenantTableStat
              where p.schemaname = 'public' and p.tablename = c.relname) as policies,
            coalesce((select array_agg(p.policyname::text order by p.policyname) from pg_policies p
              where p.schemaname = 'public' and p.tablename = c.relname
-               and (p.qual is null or p.qual not like '%weft_current_org()%'
+               and p.permissive = 'PERMISSIVE'
+               and ((p.cmd in ('ALL', 'SELECT', 'UPDATE', 'DELETE')
+                     and coalesce(p.qual, '') not like '%weft_current_org()%')
                     or (p.cmd in ('ALL', 'INSERT', 'UPDATE')
-                        and coalesce(p.with_check, p.qual) not like '%weft_current_org()%'))),
+                        and coalesce(p.with_check, p.qual, '') not like '%weft_current_org()%'))),
              '{}') as loose_policies
       from pg_class c
       join pg_namespace n on n.oid = c.relnamespace

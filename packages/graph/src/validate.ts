@@ -1,4 +1,4 @@
-import type { Graph, GraphIssue } from './schema';
+import type { Graph, GraphEdge, GraphIssue } from './schema';
 
 /**
  * Structural checks of a graph that need no knowledge of node types:
@@ -40,28 +40,37 @@ export function validateGraphStructure(graph: Graph): GraphIssue[] {
   return issues;
 }
 
-/** Kahn's algorithm; returns the index of an edge that lies on a cycle, or undefined. */
+/**
+ * Depth-first search for a back edge (an edge to a node still on the search path): that edge closes
+ * a cycle, so it is the one to point the user at. Iterative, so 500 chained nodes cannot overflow.
+ */
 function findCycleEdge(graph: Graph): number | undefined {
-  const indegree = new Map(graph.nodes.map((n) => [n.id, 0]));
-  const outgoing = new Map<string, string[]>(graph.nodes.map((n) => [n.id, []]));
-  for (const edge of graph.edges) {
-    indegree.set(edge.target, (indegree.get(edge.target) ?? 0) + 1);
-    outgoing.get(edge.source)?.push(edge.target);
-  }
-  const ready = [...indegree].filter(([, d]) => d === 0).map(([id]) => id);
-  const done = new Set<string>();
-  while (ready.length > 0) {
-    const id = ready.pop() as string;
-    done.add(id);
-    for (const target of outgoing.get(id) ?? []) {
-      const d = (indegree.get(target) ?? 0) - 1;
-      indegree.set(target, d);
-      if (d === 0) ready.push(target);
+  const outgoing = new Map<string, number[]>(graph.nodes.map((n) => [n.id, []]));
+  graph.edges.forEach((edge, i) => outgoing.get(edge.source)?.push(i));
+  const state = new Map<string, 'on-path' | 'done'>();
+  for (const start of graph.nodes) {
+    if (state.has(start.id)) continue;
+    const stack: { id: string; next: number }[] = [{ id: start.id, next: 0 }];
+    state.set(start.id, 'on-path');
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1] as { id: string; next: number };
+      const edges = outgoing.get(frame.id) ?? [];
+      if (frame.next >= edges.length) {
+        state.set(frame.id, 'done');
+        stack.pop();
+        continue;
+      }
+      const edgeIndex = edges[frame.next++] as number;
+      const target = (graph.edges[edgeIndex] as GraphEdge).target;
+      const seen = state.get(target);
+      if (seen === 'on-path') return edgeIndex;
+      if (seen === undefined) {
+        state.set(target, 'on-path');
+        stack.push({ id: target, next: 0 });
+      }
     }
   }
-  if (done.size === graph.nodes.length) return undefined;
-  const index = graph.edges.findIndex((e) => !done.has(e.source) && !done.has(e.target));
-  return index === -1 ? undefined : index;
+  return undefined;
 }
 
 /** Ids of the nodes from which `nodeId` can be reached (its ancestors). */

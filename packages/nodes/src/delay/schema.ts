@@ -2,11 +2,14 @@ import { z } from 'zod';
 import { Duration, Template } from '../common';
 import { defineNodeType, MAIN_OUTPUT } from '../define';
 
-export const DelayConfig = z.union([
-  z.object({ duration: Duration }).strict(),
-  /** ISO 8601 instant; may be an expression. */
-  z.object({ until: Template.min(1) }).strict(),
-]);
+/** Exactly one of `duration` or `until` (an ISO 8601 instant; may be an expression). */
+export const DelayConfig = z
+  .object({ duration: Duration.optional(), until: Template.min(1).optional() })
+  .strict()
+  .refine((c) => (c.duration === undefined) !== (c.until === undefined), {
+    message: 'give exactly one of duration or until',
+    path: ['duration'],
+  });
 
 export const delay = defineNodeType({
   type: 'action.delay',

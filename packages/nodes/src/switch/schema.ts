@@ -15,7 +15,15 @@ export const SwitchConfig = z.object({
       }),
     )
     .min(1)
-    .max(50),
+    .max(50)
+    .superRefine((cases, ctx) => {
+      const seen = new Set<string>();
+      cases.forEach((c, i) => {
+        if (seen.has(c.key))
+          ctx.addIssue({ code: 'custom', path: [i, 'key'], message: `duplicate case key "${c.key}"` });
+        seen.add(c.key);
+      });
+    }),
 });
 
 export const switchNode = defineNodeType({

@@ -55,11 +55,16 @@ export const WorkflowInput = z
     for (const issue of [...structural, ...checked.issues]) {
       ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     }
-    const edges = checked.graph.edges.map((edge, i) => ({
-      ...edge,
-      id:
-        edge.id ?? `e${i}-${edge.source}-${edge.target}${edge.source_handle ? `-${edge.source_handle}` : ''}`,
-    }));
+    // Edges without an id get a readable one that never repeats an id the caller chose.
+    const taken = new Set(checked.graph.edges.flatMap((e) => (e.id === undefined ? [] : [e.id])));
+    const edges = checked.graph.edges.map((edge, i) => {
+      if (edge.id !== undefined) return { ...edge, id: edge.id };
+      const base = `e${i}-${edge.source}-${edge.target}${edge.source_handle ? `-${edge.source_handle}` : ''}`;
+      let id = base;
+      for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+      taken.add(id);
+      return { ...edge, id };
+    });
     return {
       ...input,
       trigger_config: (trigger.success ? trigger.data : input.trigger_config) as Record<string, unknown>,
