@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
-import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   authenticateApiKey,
   claimIdempotencyKey,
@@ -15,6 +12,9 @@ import {
   WorkflowInput,
 } from '@weft/services';
 import { createTestDatabase, type TestDatabase } from '@weft/testing';
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database, type DatabaseHandle } from '../src/client';
 import * as schema from '../src/schema';
 import { withTenant } from '../src/tenancy';

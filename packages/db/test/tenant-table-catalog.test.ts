@@ -1,6 +1,6 @@
+import { createTestDatabase, type TestDatabase } from '@weft/testing';
 import type postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@weft/testing';
 import { findUnprotectedTenantTables, KNOWN_TENANT_TABLES, tenantTableStatus } from './tenant-catalog';
 
 let t: TestDatabase;

@@ -46,7 +46,9 @@ export function validateGraphStructure(graph: Graph): GraphIssue[] {
  */
 function findCycleEdge(graph: Graph): number | undefined {
   const outgoing = new Map<string, number[]>(graph.nodes.map((n) => [n.id, []]));
-  graph.edges.forEach((edge, i) => outgoing.get(edge.source)?.push(i));
+  graph.edges.forEach((edge, i) => {
+    outgoing.get(edge.source)?.push(i);
+  });
   const state = new Map<string, 'on-path' | 'done'>();
   for (const start of graph.nodes) {
     if (state.has(start.id)) continue;

@@ -8,7 +8,6 @@ import { cors } from 'hono/cors';
 import type { AppEnv } from './app-env';
 import { errorBody, handleError } from './error-handler';
 import { authenticate } from './middleware/authenticate';
-import { idempotency } from './middleware/idempotency';
 import { jsonBody } from './middleware/json-body';
 import { registerCreateApiKey } from './routes/api-keys/create';
 import { registerListApiKeys } from './routes/api-keys/list';
@@ -79,7 +78,6 @@ export function createApp(deps: AppDeps): Hono {
     }),
   );
   v1.use('*', jsonBody);
-  v1.use('*', idempotency);
 
   registerListWorkflows(v1);
   registerCreateWorkflow(v1);

@@ -1,3 +1,4 @@
+import { isDataException } from '@weft/db';
 import { AppError, type ErrorCode } from '@weft/services';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -6,12 +7,6 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 /** The error envelope of the spec. This is the only place that builds it. */
 export function errorBody(code: ErrorCode, message: string, fields: Record<string, string[]> = {}) {
   return { error: { code, message, fields } };
-}
-
-/** PostgreSQL error classes that can only come from data a client sent (bad encoding, out of range). */
-function isDataException(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && /^22/.test(code);
 }
 
 export function handleError(error: unknown, c: Context, log: (error: unknown) => void) {

@@ -103,8 +103,8 @@ describe('what is recorded', () => {
   });
 
   it('records nothing for refused or failed requests', async () => {
-    const before = await api.db.admin`select count(*)::int as n from audit_logs`;
     const viewer = await api.keyFor(acme.organizationId, ['workflows.view']);
+    const before = await api.db.admin`select count(*)::int as n from audit_logs`;
     await api.request('POST', '/api/v1/workflows', { key: viewer, body: validWorkflow }); // 403
     await api.request('POST', '/api/v1/workflows', { key: acme.key, body: { name: '' } }); // 422
     await api.request('DELETE', `/api/v1/workflows/${randomUUID()}`, { key: acme.key }); // 404
@@ -140,7 +140,8 @@ describe('GET /audit-logs', () => {
   const userId = randomUUID();
   beforeAll(async () => {
     org = await api.createOrg('Audited Co');
-    // 30 old rows written directly (2020), one of them by a user; plus rows made through the API.
+    // 30 old rows written directly (2020), one of them by a user; plus 4 recent ones: the creation of
+    // the org's first key (by createOrg), a workflow create and update, and an API key create.
     const rows = Array.from({ length: 30 }, (_, i) => ({
       id: randomUUID(),
       organization_id: org.organizationId,
@@ -172,7 +173,7 @@ describe('GET /audit-logs', () => {
     const { res, json } = await list('');
     expect(res.status).toBe(200);
     const { json: own } = await list('', org.key);
-    expect(own.meta).toEqual({ current_page: 1, last_page: 2, per_page: 25, total: 33 });
+    expect(own.meta).toEqual({ current_page: 1, last_page: 2, per_page: 25, total: 34 });
     expect(own.data).toHaveLength(25);
     expect(own.links.next).toBe('/api/v1/audit-logs?page=2&per_page=25');
     expect(own.links.prev).toBeNull();
@@ -198,7 +199,7 @@ describe('GET /audit-logs', () => {
 
   it('takes per_page up to 100 and refuses 101 with 422', async () => {
     const { json } = await list('?per_page=100', org.key);
-    expect(json.data).toHaveLength(33);
+    expect(json.data).toHaveLength(34);
     expect(json.meta.per_page).toBe(100);
     const { res } = await list('?per_page=101', org.key);
     const body = await expectError(res, 422, 'validation_error');
@@ -217,8 +218,8 @@ describe('GET /audit-logs', () => {
       expect(a.data.every((r: any) => r.action === past)).toBe(true);
       expect(b.data.map((r: any) => r.id)).toEqual(a.data.map((r: any) => r.id));
     }
-    // 10 old rows each, plus the workflow create and api key create / the update through the API.
-    expect((await list('?action=created', org.key)).json.meta.total).toBe(12);
+    // 10 old rows each, plus two key creations and a workflow create / the update through the API.
+    expect((await list('?action=created', org.key)).json.meta.total).toBe(13);
     expect((await list('?action=updated', org.key)).json.meta.total).toBe(11);
     expect((await list('?action=deleted', org.key)).json.meta.total).toBe(10);
     await expectError((await list('?action=destroyed', org.key)).res, 422, 'validation_error');
@@ -226,8 +227,10 @@ describe('GET /audit-logs', () => {
 
   it('filters by entity_type', async () => {
     const keys = (await list('?entity_type=api_key&per_page=100', org.key)).json;
-    expect(keys.meta.total).toBe(1);
-    expect(keys.data[0]).toMatchObject({ entity_type: 'api_key', action: 'created', api_key_id: org.apiKeyId });
+    expect(keys.meta.total).toBe(2);
+    expect(keys.data.every((r: any) => r.entity_type === 'api_key' && r.action === 'created')).toBe(true);
+    // The key made through the API names the acting key; the one made by the fixture has no actor.
+    expect(keys.data.map((r: any) => r.api_key_id)).toEqual([org.apiKeyId, null]);
     const workflows = (await list('?entity_type=workflow&per_page=100', org.key)).json;
     expect(workflows.meta.total).toBe(15 + 2);
     expect(workflows.data.every((r: any) => r.entity_type === 'workflow')).toBe(true);
@@ -243,13 +246,16 @@ describe('GET /audit-logs', () => {
   });
 
   it('filters by from and to (inclusive, ISO 8601)', async () => {
-    const range = (await list('?from=2020-01-01T00:05:00Z&to=2020-01-01T00:09:00Z&per_page=100', org.key)).json;
+    const range = (await list('?from=2020-01-01T00:05:00Z&to=2020-01-01T00:09:00Z&per_page=100', org.key))
+      .json;
     expect(range.meta.total).toBe(5);
     const recent = (await list('?from=2021-01-01T00:00:00Z', org.key)).json;
-    expect(recent.meta.total).toBe(3);
+    expect(recent.meta.total).toBe(4);
     const old = (await list('?to=2020-12-31T23:59:59.999Z', org.key)).json;
     expect(old.meta.total).toBe(30);
-    const offset = (await list(`?from=${encodeURIComponent('2020-01-01T01:05:00+01:00')}&to=2020-01-01T00:06:00Z`, org.key)).json;
+    const offset = (
+      await list(`?from=${encodeURIComponent('2020-01-01T01:05:00+01:00')}&to=2020-01-01T00:06:00Z`, org.key)
+    ).json;
     expect(offset.meta.total).toBe(2);
     const future = (await list('?from=2999-01-01T00:00:00Z', org.key)).json;
     expect(future.meta.total).toBe(0);
@@ -261,9 +267,11 @@ describe('GET /audit-logs', () => {
   it("never shows another organization's rows", async () => {
     const { json } = await list('?per_page=100', globex.key);
     const ids = new Set(json.data.map((r: any) => r.id));
-    const [acmeRow] = await api.db.admin`select id from audit_logs where organization_id = ${org.organizationId} limit 1`;
+    const [acmeRow] = await api.db
+      .admin`select id from audit_logs where organization_id = ${org.organizationId} limit 1`;
     expect(ids.has(acmeRow?.id)).toBe(false);
-    const [n] = await api.db.admin`select count(*)::int as n from audit_logs where organization_id = ${globex.organizationId}`;
+    const [n] = await api.db
+      .admin`select count(*)::int as n from audit_logs where organization_id = ${globex.organizationId}`;
     expect(json.meta.total).toBe(n?.n);
     expect(json.data.every((r: any) => r.entity_id !== org.apiKeyId)).toBe(true);
   });
@@ -284,7 +292,8 @@ describe('GET /audit-logs', () => {
 
 describe('the audit trail is append-only for the runtime role', () => {
   it('refuses UPDATE and DELETE on audit_logs (insufficient privilege)', async () => {
-    const [row] = await api.db.admin`select id from audit_logs where organization_id = ${acme.organizationId} limit 1`;
+    const [row] = await api.db
+      .admin`select id from audit_logs where organization_id = ${acme.organizationId} limit 1`;
     expect(row).toBeDefined();
     const inTenant = (work: (sql: any) => Promise<unknown>) =>
       api.db.app.sql.begin(async (sql: any) => {
@@ -308,7 +317,8 @@ describe('the audit trail is append-only for the runtime role', () => {
   });
 
   it("refuses to insert a row for another organization and cannot see another organization's rows", async () => {
-    const [other] = await api.db.admin`select id from audit_logs where organization_id = ${globex.organizationId} limit 1`;
+    const [other] = await api.db
+      .admin`select id from audit_logs where organization_id = ${globex.organizationId} limit 1`;
     expect(other).toBeDefined();
     const result = await api.db.app.sql.begin(async (sql: any) => {
       await sql`select set_config('app.org_id', ${acme.organizationId}, true)`;

@@ -12,8 +12,9 @@ export function isValidIdempotencyKey(key: string): boolean {
   return /^[\x21-\x7e]{1,255}$/.test(key);
 }
 
-export function fingerprintRequest(method: string, path: string, rawBody: string): string {
-  return createHash('sha256').update(`${method}\n${path}\n${rawBody}`).digest('hex');
+/** The same request by the same caller: API key id, method, path and the exact body bytes. */
+export function fingerprintRequest(callerId: string, method: string, path: string, rawBody: string): string {
+  return createHash('sha256').update(`${callerId}\n${method}\n${path}\n${rawBody}`).digest('hex');
 }
 
 export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: string };

@@ -1,5 +1,5 @@
 import { hash } from '@node-rs/argon2';
-import { schema, withTenant } from '@weft/db';
+import { postgresErrorCode, schema, UNIQUE_VIOLATION, withTenant } from '@weft/db';
 import { z } from 'zod';
 import { recordAudit } from '../audit-logs/record';
 import type { VerbArgs } from '../context';
@@ -46,7 +46,7 @@ export async function createUser({ ctx, input }: VerbArgs<CreateUserInput>) {
       });
       return user;
     } catch (error) {
-      if ((error as { code?: string }).code === '23505') {
+      if (postgresErrorCode(error) === UNIQUE_VIOLATION) {
         throw new AppError('conflict', 'A user with this e-mail already exists.', {
           email: ['already taken'],
         });

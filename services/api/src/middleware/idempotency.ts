@@ -10,19 +10,23 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 
 /**
- * Idempotency-Key on every POST: a repeat within 10 minutes returns the stored response with
+ * Idempotency-Key for a POST route: a repeat within 10 minutes returns the stored response with
  * `Idempotent-Replayed: true` and does not run the operation again. Responses below 500 are kept;
- * a server error releases the key so the client can retry. Runs after authentication (keys are
- * scoped per organization) and after the JSON body was read.
+ * a server error releases the key so the client can retry.
+ *
+ * It is route middleware placed after the route's permission check, so a replay is never served to
+ * a caller who may not make the request; and the fingerprint includes the calling API key, so one
+ * key can never be handed another key's stored response (for POST /api-keys: a plain key).
  */
-export const idempotency: MiddlewareHandler<AppEnv> = async (c, next) => {
+export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
   const key = c.req.header('idempotency-key');
   if (c.req.method !== 'POST' || key === undefined) return next();
   if (!isValidIdempotencyKey(key)) {
     throw validationError({ 'Idempotency-Key': ['must be 1-255 visible ASCII characters'] });
   }
   const ctx = c.get('ctx');
-  const requestHash = fingerprintRequest(c.req.method, c.req.path, await c.req.text());
+  const caller = c.get('auth').apiKeyId;
+  const requestHash = fingerprintRequest(caller, c.req.method, c.req.path, await c.req.text());
   const claim = await claimIdempotencyKey(ctx, { key, method: c.req.method, path: c.req.path, requestHash });
   if (claim.kind === 'replay') {
     c.header('Idempotent-Replayed', 'true');

@@ -29,8 +29,9 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
     const problem = findUnsafeValue(parsed);
     if (problem) throw validationError({ [problem.path || 'body']: [problem.message] });
   }
-  // Hono's validator reads the cached value instead of parsing again.
-  (c.req as unknown as { bodyCache: Record<string, unknown> }).bodyCache.json = parsed;
+  // Hono's validator calls c.req.json(), which would parse the text a second time; hand it this
+  // parse instead (an empty body counts as {} so validation names the missing fields).
+  (c.req as unknown as { json: () => Promise<unknown> }).json = () => Promise.resolve(parsed);
   await next();
 };
 

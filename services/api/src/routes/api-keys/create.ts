@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { CreateApiKeyInput, createApiKey } from '@weft/services';
 import type { AppEnv } from '../../app-env';
+import { idempotent } from '../../middleware/idempotency';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, IdempotencyHeader, jsonContent, security } from '../../openapi-schemas';
 
@@ -21,7 +22,7 @@ const route = createRoute({
   tags: ['API keys'],
   summary: 'Create an API key (the plain key is returned once)',
   security,
-  middleware: [requirePermission('api_keys.manage')] as const,
+  middleware: [requirePermission('api_keys.manage'), idempotent] as const,
   request: {
     headers: IdempotencyHeader,
     body: { content: { 'application/json': { schema: CreateApiKeyInput } }, required: true },

@@ -1,8 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { revokeApiKey } from '@weft/services';
 import type { AppEnv } from '../../app-env';
+import { idempotent } from '../../middleware/idempotency';
 import { requirePermission } from '../../middleware/require-permission';
-import { errorResponses, IdParam, jsonContent, security } from '../../openapi-schemas';
+import { errorResponses, IdempotencyHeader, IdParam, jsonContent, security } from '../../openapi-schemas';
 import { ApiKeyMetadata } from './list';
 
 const route = createRoute({
@@ -11,8 +12,8 @@ const route = createRoute({
   tags: ['API keys'],
   summary: 'Revoke an API key; it is refused from the next request on',
   security,
-  middleware: [requirePermission('api_keys.manage')] as const,
-  request: { params: IdParam },
+  middleware: [requirePermission('api_keys.manage'), idempotent] as const,
+  request: { params: IdParam, headers: IdempotencyHeader },
   responses: { 200: jsonContent(ApiKeyMetadata, 'The revoked key'), ...errorResponses(404) },
 });
 

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { createWorkflow, WorkflowInput } from '@weft/services';
 import type { AppEnv } from '../../app-env';
+import { idempotent } from '../../middleware/idempotency';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, IdempotencyHeader, jsonContent, security } from '../../openapi-schemas';
 import { Workflow } from './schemas';
@@ -11,7 +12,7 @@ const route = createRoute({
   tags: ['Workflows'],
   summary: 'Create a workflow',
   security,
-  middleware: [requirePermission('workflows.create')] as const,
+  middleware: [requirePermission('workflows.create'), idempotent] as const,
   request: {
     headers: IdempotencyHeader,
     body: { content: { 'application/json': { schema: WorkflowInput } }, required: true },

@@ -1,0 +1,89 @@
+import { createTestApi, type TestApi } from '@weft/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, readJson } from './helpers';
+
+const TYPES = [
+  'action.http_request',
+  'action.transform',
+  'action.condition',
+  'action.switch',
+  'action.loop',
+  'action.merge',
+  'action.delay',
+  'action.wait_for_event',
+  'action.code',
+  'action.email.send',
+  'action.chat.send',
+  'action.chat.send_template',
+  'action.ai.prompt',
+  'action.event.publish',
+  'action.workflow.execute',
+];
+
+let api: TestApi;
+let acme: { organizationId: string; key: string };
+let types: any[];
+
+beforeAll(async () => {
+  api = await createTestApi();
+  acme = await api.createOrg('Acme');
+  const res = await api.request('GET', '/api/v1/node-types', { key: acme.key });
+  expect(res.status).toBe(200);
+  types = (await readJson(res)).data;
+});
+afterAll(() => api.close());
+
+describe('GET /node-types', () => {
+  it('lists exactly the 15 node types, each once', () => {
+    expect(types).toHaveLength(15);
+    expect(types.map((t) => t.type).sort()).toEqual([...TYPES].sort());
+  });
+
+  it('describes each with type, name, category, description, config_schema, output_schema and ports', () => {
+    for (const t of types) {
+      expect(Object.keys(t).sort(), t.type).toEqual(
+        ['category', 'config_schema', 'description', 'name', 'output_schema', 'ports', 'type'].sort(),
+      );
+      expect(t.name, t.type).toMatch(/\S/);
+      expect(t.category, t.type).toMatch(/^[a-z]+$/);
+      expect(t.description.length, t.type).toBeGreaterThan(10);
+      expect(t.ports, t.type).toBeTypeOf('object');
+      expect(t.ports.inputs, t.type).toEqual(expect.any(Array));
+      expect(t.ports.outputs, t.type).toBeDefined();
+    }
+  });
+
+  it('gives each config_schema as a JSON Schema object with properties', () => {
+    for (const t of types) {
+      // An object schema, or a union (anyOf/oneOf) of object schemas (e.g. delay: {duration} | {until}).
+      const variants = t.config_schema.anyOf ?? t.config_schema.oneOf ?? [t.config_schema];
+      expect(variants.length, t.type).toBeGreaterThan(0);
+      for (const v of variants) {
+        expect(v.type, t.type).toBe('object');
+        expect(v.properties, t.type).toBeTypeOf('object');
+        expect(Object.keys(v.properties).length, t.type).toBeGreaterThan(0);
+      }
+      expect(t.output_schema, t.type).toBeTypeOf('object');
+      // Round-trips as JSON (no functions, no undefined).
+      expect(JSON.parse(JSON.stringify(t.config_schema))).toEqual(t.config_schema);
+    }
+  });
+
+  it('matches what workflow validation accepts (http_request needs url; condition has true/false outputs)', () => {
+    const http = types.find((t) => t.type === 'action.http_request');
+    expect(http.config_schema.required).toContain('url');
+    expect(http.config_schema.properties.method.enum).toEqual(expect.arrayContaining(['GET', 'POST']));
+    const condition = types.find((t) => t.type === 'action.condition');
+    expect(condition.ports.outputs).toEqual(expect.arrayContaining(['true', 'false']));
+    const loop = types.find((t) => t.type === 'action.loop');
+    expect(loop.ports.outputs).toEqual(expect.arrayContaining(['each', 'done']));
+    const delay = types.find((t) => t.type === 'action.delay');
+    expect(JSON.stringify(delay.config_schema)).toContain('duration');
+  });
+
+  it('needs a key (401) but no particular permission', async () => {
+    await expectError(await api.request('GET', '/api/v1/node-types'), 401, 'unauthenticated');
+    const narrow = await api.keyFor(acme.organizationId, ['audit.view']);
+    expect((await api.request('GET', '/api/v1/node-types', { key: narrow })).status).toBe(200);
+  });
+});
