@@ -14,6 +14,7 @@ const CLI = path.resolve(import.meta.dirname, '../src/main.ts');
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
 let ports: { web: number; pg: number; temporal: number; ui: number };
+let running: ChildProcess | undefined;
 
 function portAnswers(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -88,12 +89,15 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
+  // A failed assertion must not leave the stack running behind the test.
+  if (running) await stop(running);
   await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('weft up', () => {
   it('runs the whole stack, stops cleanly on Ctrl-C, and reuses its data on the next start', async () => {
     const first = await startUp();
+    running = first.child;
     const base = `http://127.0.0.1:${ports.web}`;
     expect(first.output()).toContain(`API docs:    ${base}/api/v1/docs`);
     expect(first.output()).toContain(`Temporal UI: http://localhost:${ports.ui}`);
@@ -166,16 +170,19 @@ describe('weft up', () => {
     expect(created.status).toBe(201);
 
     expect(await stop(first.child)).toBe(0);
+    running = undefined;
     for (const port of Object.values(ports))
       expect(await portAnswers(port), `port ${port} still open`).toBe(false);
 
     const second = await startUp();
+    running = second.child;
     try {
       const list = await fetch(`${base}/api/v1/workflows`, { headers: { 'X-Api-Key': key.key as string } });
       expect(list.status).toBe(200);
       const body = (await list.json()) as { data: { name: string }[] };
       expect(body.data.map((w) => w.name)).toEqual(['survives restarts']);
     } finally {
+      running = undefined;
       expect(await stop(second.child)).toBe(0);
     }
   }, 300_000);

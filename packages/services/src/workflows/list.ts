@@ -1,5 +1,5 @@
 import { schema, withTenant } from '@weft/db';
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { VerbArgs } from '../context';
 import { escapeLike, type PageRequest } from '../pagination';
 import { presentWorkflowSummary } from './present';
@@ -31,13 +31,20 @@ export async function listWorkflows({ ctx, input }: VerbArgs<ListWorkflowsInput>
         version: t.version,
         createdAt: t.createdAt,
         updatedAt: t.updatedAt,
+        // The total rides along as a window count: one scan of the matches instead of two queries.
+        total: sql<number>`count(*) over ()`.mapWith(Number),
       })
       .from(t)
       .where(condition)
       .orderBy(desc(t.createdAt), desc(t.id))
       .limit(input.perPage)
       .offset((input.page - 1) * input.perPage);
-    const [totals] = await tx.select({ total: count() }).from(t).where(condition);
-    return { rows: rows.map(presentWorkflowSummary), total: totals?.total ?? 0 };
+    let total = rows[0]?.total;
+    if (total === undefined) {
+      // A page past the end has no row to carry the total.
+      const [totals] = await tx.select({ total: count() }).from(t).where(condition);
+      total = totals?.total ?? 0;
+    }
+    return { rows: rows.map(presentWorkflowSummary), total };
   });
 }
