@@ -13,5 +13,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    reporters: ['default', './scripts/vitest-summary-reporter.ts'],
   },
 });
