@@ -1,5 +1,7 @@
 /**
  * Workflow definitions registered by the worker. Deterministic code only: Biome forbids Node
- * built-ins and I/O packages in this folder. The graph interpreter is added by the engine issue.
+ * built-ins and I/O packages in this folder.
  */
-export {};
+export { dispatchExecutions } from './dispatch-executions';
+export { executeGraph } from './execute-graph';
+export { noop } from './noop';

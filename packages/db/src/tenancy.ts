@@ -2,7 +2,7 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import type { Database } from './client';
 
 /** What service verbs may do inside the tenancy transaction. */
-export type Tx = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'>;
+export type Tx = Pick<Database, 'select' | 'selectDistinct' | 'insert' | 'update' | 'delete' | 'execute'>;
 
 /**
  * The tenancy transaction: every query about an organization's data runs inside it.

@@ -1,3 +1,5 @@
 export * from './api';
 export * from './database';
+export * from './engine';
 export { freePort } from './global-setup';
+export * from './temporal';

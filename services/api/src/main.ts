@@ -1,6 +1,7 @@
-import { Connection } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { ApiEnv, loadEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
+import { createTemporalEngine } from '@weft/temporal/engine';
 import { createApp } from './app';
 import { createHttpServer } from './server';
 
@@ -19,7 +20,17 @@ const temporalReady = async () => {
   return true;
 };
 
-const app = createApp({ db: database.db, env, temporalReady });
+// The engine's client connects lazily: the API starts (and answers /readyz with 503) before Temporal does.
+const temporalClient = new Client({
+  connection: Connection.lazy({ address: env.TEMPORAL_ADDRESS ?? 'localhost:7233' }),
+  namespace: env.TEMPORAL_NAMESPACE,
+});
+const engine = createTemporalEngine({
+  client: temporalClient,
+  taskQueue: env.TEMPORAL_TASK_QUEUE,
+  db: database.db,
+});
+const app = createApp({ db: database.db, env, temporalReady, engine });
 const server = createHttpServer(app);
 server.keepAliveTimeout = 65_000;
 server.listen(env.PORT, () => console.log(`[api] listening on ${env.APP_URL} (port ${env.PORT})`));

@@ -3,6 +3,7 @@ import { EnvError } from '@weft/config';
 import { AppError } from '@weft/services';
 import { ZodError } from 'zod';
 import { benchApiCommand } from './bench/api';
+import { benchEngineCommand } from './bench/engine';
 import { apiKeyCreateCommand } from './commands/api-key-create';
 import { migrateCommand } from './commands/migrate';
 import { orgCreateCommand } from './commands/org-create';
@@ -19,6 +20,7 @@ Usage:
   ./weft user create --org ORG_ID --email E --password P [--role admin|member] [--json]
   ./weft api-key create --org ORG_ID --name N --permissions a,b|* [--json]
   ./weft bench api [--workflows 10000] [--seconds 10] [--concurrency 1,16,64]
+  ./weft bench engine [--executions 2000] [--concurrency 1,16,64] [--fanout 500] [--waiting 1000]
 `;
 
 class UsageError extends Error {}
@@ -44,6 +46,9 @@ async function main(argv: string[]): Promise<void> {
       workflows: { type: 'string', default: '10000' },
       seconds: { type: 'string', default: '10' },
       concurrency: { type: 'string', default: '1,16,64' },
+      executions: { type: 'string', default: '2000' },
+      fanout: { type: 'string', default: '500' },
+      waiting: { type: 'string', default: '1000' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -78,6 +83,16 @@ async function main(argv: string[]): Promise<void> {
       return benchApiCommand({
         workflows: Number(values.workflows),
         seconds: Number(values.seconds),
+        concurrency: (values.concurrency ?? '')
+          .split(',')
+          .map(Number)
+          .filter((n) => n > 0),
+      });
+    case 'bench engine':
+      return benchEngineCommand({
+        executions: Number(values.executions),
+        fanout: Number(values.fanout),
+        waiting: Number(values.waiting),
         concurrency: (values.concurrency ?? '')
           .split(',')
           .map(Number)

@@ -1,24 +1,44 @@
 import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import type { Database } from '@weft/db';
+import { createOutboundHttpClient } from '@weft/services';
 import { createActivities } from '@weft/temporal/activities';
+import { createTemporalEngine } from '@weft/temporal/engine';
 
 export interface WorkerOptions {
   address: string;
   namespace: string;
   taskQueue: string;
+  db: Database;
+  /** CIDRs the HTTP node and polling may reach although private (SSRF_ALLOWLIST). */
+  ssrfAllowlist: string[];
+  /** Test hook: bundle once and share across workers. */
+  workflowBundle?: { code: string };
 }
 
 /** Connects to Temporal and builds the worker (workflow bundle + activities); call `run()` on it. */
-export async function createWorker(
-  options: WorkerOptions,
-): Promise<{ worker: Worker; connection: NativeConnection }> {
+export async function createWorker(options: WorkerOptions) {
   const connection = await NativeConnection.connect({ address: options.address });
+  const clientConnection = await Connection.connect({ address: options.address });
+  const client = new Client({ connection: clientConnection, namespace: options.namespace });
+  const engine = createTemporalEngine({ client, taskQueue: options.taskQueue, db: options.db });
+  const http = createOutboundHttpClient({ allowlist: options.ssrfAllowlist });
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    workflowsPath: fileURLToPath(import.meta.resolve('@weft/temporal/workflows')),
-    activities: createActivities({}),
+    ...(options.workflowBundle
+      ? { workflowBundle: options.workflowBundle }
+      : { workflowsPath: fileURLToPath(import.meta.resolve('@weft/temporal/workflows')) }),
+    activities: createActivities({ db: options.db, engine, http }),
   });
-  return { worker, connection };
+  return {
+    worker,
+    async close() {
+      await http.close();
+      await clientConnection.close();
+      await connection.close();
+    },
+  };
 }

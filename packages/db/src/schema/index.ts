@@ -1,5 +1,7 @@
 export * from './api-keys';
 export * from './audit-logs';
+export * from './execution-steps';
+export * from './executions';
 export * from './idempotency-keys';
 export * from './organizations';
 export * from './rate-limit-counters';

@@ -1,4 +1,5 @@
 import {
+  checkGraphExpressions,
   GraphEdge,
   GraphNode,
   MAX_EDGES,
@@ -23,8 +24,9 @@ const TriggerTypeInput = z
 
 /**
  * The body of POST and PUT /workflows. Beyond field types it checks the trigger config for the
- * trigger type, the graph's structure (unique ids, edges between existing nodes, no cycles) and each
- * node's config; every problem is reported with its field path (`nodes.2.config.url`).
+ * trigger type, the graph's structure (unique ids, edges between existing nodes, no cycles), each
+ * node's config, and every `{{ … }}` in the configs (known roots and pipes, only upstream nodes
+ * referenced); every problem is reported with its field path (`nodes.2.config.url`).
  * The result carries canonical node types and defaulted configs.
  */
 export const WorkflowInput = z
@@ -52,7 +54,8 @@ export const WorkflowInput = z
     const graph = { nodes: input.nodes, edges: input.edges };
     const structural = validateGraphStructure(graph);
     const checked = validateNodes(graph);
-    for (const issue of [...structural, ...checked.issues]) {
+    const expressions = checkGraphExpressions(checked.graph);
+    for (const issue of [...structural, ...checked.issues, ...expressions]) {
       ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     }
     // Edges without an id get a readable one that never repeats an id the caller chose.

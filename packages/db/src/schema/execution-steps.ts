@@ -1,0 +1,39 @@
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { id } from './columns';
+import { executions } from './executions';
+import { organizations } from './organizations';
+
+/** One run of one node in an execution (per loop iteration inside loops). */
+export const executionSteps = pgTable(
+  'execution_steps',
+  {
+    id: id(),
+    organizationId: uuid('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    executionId: uuid('execution_id')
+      .notNull()
+      .references(() => executions.id, { onDelete: 'cascade' }),
+    nodeId: text('node_id').notNull(),
+    nodeType: text('node_type').notNull(),
+    /** -1 outside loops; the zero-based item index inside a loop body. */
+    iteration: integer('iteration').notNull().default(-1),
+    /** Order in which steps started, for display. */
+    position: integer('position').notNull(),
+    status: text('status', {
+      enum: ['pending', 'running', 'waiting', 'completed', 'failed', 'skipped'],
+    }).notNull(),
+    attempt: integer('attempt').notNull().default(1),
+    output: jsonb('output'),
+    /** The config after interpolation, secrets masked: how every {{...}} resolved. */
+    resolvedConfig: jsonb('resolved_config'),
+    error: jsonb('error').$type<{ message: string; code: string } | null>(),
+    startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }),
+    completedAt: timestamp('completed_at', { withTimezone: true, precision: 3 }),
+    durationMs: integer('duration_ms'),
+  },
+  (t) => [
+    uniqueIndex('execution_steps_node').on(t.executionId, t.nodeId, t.iteration),
+    index('execution_steps_org').on(t.organizationId),
+  ],
+);

@@ -1,0 +1,23 @@
+export { findExpressions } from './find';
+export {
+  type CompiledTemplate,
+  compileTemplate,
+  type FoundExpression,
+  isParsedExpression,
+  type MalformedExpression,
+  type ParsedExpression,
+  type PathSegment,
+  type PipeCall,
+} from './parse';
+export { formatPhpDate, parseDateInput } from './php-date';
+export { checkPipeCall, PIPE_NAMES, UnknownPipeError } from './pipes';
+export { renderTemplate, renderValue } from './render';
+export { resolvePath } from './resolve';
+export {
+  EXECUTION_FIELDS,
+  EXPRESSION_ROOTS,
+  type ExpressionRoot,
+  type ExpressionScope,
+  LOOP_FIELDS,
+  type RenderOptions,
+} from './scope';

@@ -1,0 +1,81 @@
+import { schema, withTenant } from '@weft/db';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { VerbArgs } from '../context';
+import type { ExecutionEngine } from '../executions/engine';
+import { prepareExecutions } from '../executions/prepare';
+import { StoredText } from '../text';
+import { presentWorkflow } from '../workflows/present';
+
+export const PublishEventInput = z.object({
+  event: StoredText.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9_]+(\.[a-z0-9_]+)+$/, 'must look like category.action (lower case, dot separated)')
+      .max(100),
+  ),
+  payload: z.record(z.string(), z.unknown()),
+});
+export type PublishEventInput = z.infer<typeof PublishEventInput>;
+
+/** `order.item.created` is matched by `order.item.created`, `order.item.*` and `order.*`. */
+export function eventPatterns(event: string): string[] {
+  const parts = event.split('.');
+  const patterns = [event];
+  for (let i = parts.length - 1; i >= 1; i--) patterns.push(`${parts.slice(0, i).join('.')}.*`);
+  return patterns;
+}
+
+/**
+ * Publishes an event inside the caller's organization: every ACTIVE workflow whose trigger is that
+ * event (exactly, or by `category.*`) gets an execution with the payload as `trigger`, and executions
+ * waiting for the event (action.wait_for_event) receive it. The executions are recorded and handed to
+ * Temporal before this returns; `error.critical` never triggers on itself (loop guard in the caller).
+ */
+export async function publishEvent({
+  ctx,
+  input,
+  engine,
+  trigger = 'event',
+  parentExecutionId = null,
+}: VerbArgs<PublishEventInput> & {
+  engine: ExecutionEngine;
+  trigger?: 'event' | 'webhook' | 'chat' | 'schedule' | 'polling' | 'workflow';
+  parentExecutionId?: string | null;
+}) {
+  const t = schema.workflows;
+  const executionIds = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
+    const workflows = await tx
+      .select()
+      .from(t)
+      .where(
+        and(
+          eq(t.organizationId, ctx.organizationId),
+          eq(t.status, 'active'),
+          eq(t.triggerType, 'event'),
+          inArray(sql`${t.triggerConfig}->>'event'`, eventPatterns(input.event)),
+        ),
+      );
+    return prepareExecutions(
+      tx,
+      ctx.organizationId,
+      workflows.map((w) => ({
+        workflow: presentWorkflow(w),
+        trigger,
+        event: input.event,
+        payload: input.payload,
+        parentExecutionId,
+      })),
+    );
+  });
+  await Promise.all([
+    engine.start(ctx.organizationId, executionIds),
+    engine.deliverEvent(ctx.organizationId, input.event, input.payload),
+  ]);
+  return {
+    message: `Event ${input.event} accepted.`,
+    event: input.event,
+    workflows_triggered: executionIds.length,
+    execution_ids: executionIds,
+  };
+}

@@ -1,0 +1,42 @@
+import { schema, withTenant } from '@weft/db';
+import { and, eq } from 'drizzle-orm';
+import type { VerbArgs } from '../context';
+import { notFound } from '../errors';
+import { isUuid } from '../text';
+import { presentWorkflow } from '../workflows/present';
+import type { ExecutionEngine } from './engine';
+import { prepareExecutions } from './prepare';
+
+/**
+ * POST /workflows/{id}/execute: runs a workflow now, whatever its status (a draft can be tried out),
+ * with `input` as its trigger payload. The run is started in Temporal before this returns, so an
+ * accepted execution survives the API process dying right after answering.
+ */
+export async function executeWorkflow({
+  ctx,
+  input,
+  engine,
+}: VerbArgs<{ workflowId: string; payload: unknown; trigger: 'api' | 'manual' }> & {
+  engine: ExecutionEngine;
+}) {
+  if (!isUuid(input.workflowId)) throw notFound('Workflow');
+  const t = schema.workflows;
+  const { executionId, startedAt } = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(t)
+      .where(and(eq(t.id, input.workflowId), eq(t.organizationId, ctx.organizationId)));
+    if (!row) throw notFound('Workflow');
+    const [id] = await prepareExecutions(tx, ctx.organizationId, [
+      { workflow: presentWorkflow(row), trigger: input.trigger, event: null, payload: input.payload ?? {} },
+    ]);
+    return { executionId: id as string, startedAt: new Date() };
+  });
+  await engine.start(ctx.organizationId, [executionId]);
+  return {
+    execution_id: executionId,
+    workflow_id: input.workflowId,
+    status: 'pending' as const,
+    started_at: startedAt.toISOString(),
+  };
+}

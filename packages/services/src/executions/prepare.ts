@@ -1,0 +1,48 @@
+import { schema, type Tx } from '@weft/db';
+import type { WorkflowResource } from '../workflows/present';
+
+export interface PrepareExecution {
+  workflow: Pick<
+    WorkflowResource,
+    'id' | 'name' | 'version' | 'trigger_type' | 'trigger_config' | 'nodes' | 'edges'
+  >;
+  trigger: string;
+  event: string | null;
+  payload: unknown;
+  parentExecutionId?: string | null;
+}
+
+/**
+ * Records executions as `pending` with a snapshot of their workflow's graph, inside the caller's
+ * tenancy transaction. The engine then starts them; an execution row always exists before its run.
+ */
+export async function prepareExecutions(
+  tx: Tx,
+  organizationId: string,
+  items: PrepareExecution[],
+): Promise<string[]> {
+  if (items.length === 0) return [];
+  const rows = await tx
+    .insert(schema.executions)
+    .values(
+      items.map((item) => ({
+        organizationId,
+        workflowId: item.workflow.id,
+        workflowName: item.workflow.name,
+        workflowVersion: item.workflow.version,
+        graph: {
+          trigger_type: item.workflow.trigger_type,
+          trigger_config: item.workflow.trigger_config,
+          nodes: item.workflow.nodes,
+          edges: item.workflow.edges,
+        },
+        status: 'pending' as const,
+        trigger: item.trigger,
+        event: item.event,
+        triggerPayload: item.payload ?? {},
+        parentExecutionId: item.parentExecutionId ?? null,
+      })),
+    )
+    .returning({ id: schema.executions.id });
+  return rows.map((r) => r.id);
+}

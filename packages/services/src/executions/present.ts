@@ -1,0 +1,42 @@
+import type { schema } from '@weft/db';
+
+type ExecutionRow = typeof schema.executions.$inferSelect;
+type StepRow = typeof schema.executionSteps.$inferSelect;
+
+/** `success` and `partial` are both "completed" in the spec's vocabulary. */
+export function presentExecution(row: ExecutionRow, temporalUiUrl?: string) {
+  return {
+    id: row.id,
+    workflow_id: row.workflowId,
+    workflow_name: row.workflowName,
+    workflow_version: row.workflowVersion,
+    status: row.status,
+    trigger: row.trigger,
+    event: row.event,
+    attempt: row.attempt,
+    error: row.error ?? null,
+    parent_execution_id: row.parentExecutionId,
+    started_at: row.startedAt.toISOString(),
+    completed_at: row.completedAt?.toISOString() ?? null,
+    duration_ms: row.durationMs,
+    temporal_url: temporalUiUrl
+      ? `${temporalUiUrl.replace(/\/$/, '')}/namespaces/default/workflows/exec-${row.id}`
+      : undefined,
+  };
+}
+
+export function presentStep(row: StepRow) {
+  return {
+    node_id: row.nodeId,
+    node_type: row.nodeType,
+    iteration: row.iteration < 0 ? null : row.iteration,
+    status: row.status,
+    attempt: row.attempt,
+    started_at: row.startedAt?.toISOString() ?? null,
+    completed_at: row.completedAt?.toISOString() ?? null,
+    duration_ms: row.durationMs,
+    output: row.output ?? null,
+    resolved_config: row.resolvedConfig ?? null,
+    error: row.error ?? null,
+  };
+}

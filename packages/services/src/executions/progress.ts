@@ -1,0 +1,137 @@
+import { type Database, schema, withTenant } from '@weft/db';
+import { and, eq, notInArray, sql } from 'drizzle-orm';
+
+export interface StepProgress {
+  nodeId: string;
+  nodeType: string;
+  iteration: number;
+  position: number;
+  status: 'pending' | 'running' | 'waiting' | 'completed' | 'failed' | 'skipped';
+  attempt: number;
+  output?: unknown;
+  resolvedConfig?: unknown;
+  error?: { message: string; code: string } | null;
+  startedAt?: string;
+  completedAt?: string;
+  durationMs?: number;
+}
+
+export interface ExecutionProgress {
+  executionId: string;
+  organizationId: string;
+  status: 'pending' | 'running' | 'waiting' | 'success' | 'partial' | 'failed' | 'cancelled';
+  attempt: number;
+  error?: { message: string; code: string } | null;
+  completedAt?: string;
+  steps: StepProgress[];
+}
+
+/**
+ * Writes what the interpreter did since its last report: step rows (upserted by node and
+ * iteration, so a replayed report is harmless) and the execution's status. A cancelled execution
+ * stays cancelled whatever a late report says.
+ */
+export async function saveExecutionProgress(db: Database, progress: ExecutionProgress): Promise<void> {
+  const e = schema.executions;
+  const s = schema.executionSteps;
+  await withTenant(db, progress.organizationId, async (tx) => {
+    if (progress.steps.length > 0) {
+      await tx
+        .insert(s)
+        .values(
+          progress.steps.map((step) => ({
+            organizationId: progress.organizationId,
+            executionId: progress.executionId,
+            nodeId: step.nodeId,
+            nodeType: step.nodeType,
+            iteration: step.iteration,
+            position: step.position,
+            status: step.status,
+            attempt: step.attempt,
+            output: step.output ?? null,
+            resolvedConfig: step.resolvedConfig ?? null,
+            error: step.error ?? null,
+            startedAt: step.startedAt ? new Date(step.startedAt) : null,
+            completedAt: step.completedAt ? new Date(step.completedAt) : null,
+            durationMs: step.durationMs ?? null,
+          })),
+        )
+        .onConflictDoUpdate({
+          target: [s.executionId, s.nodeId, s.iteration],
+          set: {
+            status: sql`excluded.status`,
+            attempt: sql`excluded.attempt`,
+            output: sql`excluded.output`,
+            resolvedConfig: sql`excluded.resolved_config`,
+            error: sql`excluded.error`,
+            startedAt: sql`excluded.started_at`,
+            completedAt: sql`excluded.completed_at`,
+            durationMs: sql`excluded.duration_ms`,
+          },
+        });
+    }
+    const completedAt = progress.completedAt ? new Date(progress.completedAt) : null;
+    await tx
+      .update(e)
+      .set({
+        status: progress.status,
+        error: progress.error ?? null,
+        completedAt,
+        durationMs: completedAt
+          ? sql`(extract(epoch from (${completedAt.toISOString()}::timestamptz - ${e.startedAt})) * 1000)::int`
+          : null,
+      })
+      .where(
+        and(
+          eq(e.id, progress.executionId),
+          notInArray(e.status, ['cancelled']),
+          // A report from an older attempt must not overwrite a retry already under way.
+          sql`${e.attempt} <= ${progress.attempt}`,
+        ),
+      );
+  });
+}
+
+export interface LoadedExecution {
+  executionId: string;
+  organizationId: string;
+  workflowId: string;
+  workflowName: string;
+  graph: {
+    trigger_type: string;
+    trigger_config: Record<string, unknown>;
+    nodes: unknown[];
+    edges: unknown[];
+  };
+  trigger: string;
+  event: string | null;
+  payload: unknown;
+  startedAt: string;
+  status: string;
+  attempt: number;
+}
+
+/** What the execution workflow loads when it starts (its start arguments carry only ids). */
+export async function loadExecution(
+  db: Database,
+  ref: { executionId: string; organizationId: string },
+): Promise<LoadedExecution | null> {
+  const e = schema.executions;
+  const [row] = await withTenant(db, ref.organizationId, (tx) =>
+    tx.select().from(e).where(eq(e.id, ref.executionId)),
+  );
+  if (!row) return null;
+  return {
+    executionId: row.id,
+    organizationId: row.organizationId,
+    workflowId: row.workflowId,
+    workflowName: row.workflowName,
+    graph: row.graph as LoadedExecution['graph'],
+    trigger: row.trigger,
+    event: row.event,
+    payload: row.triggerPayload,
+    startedAt: row.startedAt.toISOString(),
+    status: row.status,
+    attempt: row.attempt,
+  };
+}

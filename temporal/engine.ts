@@ -1,0 +1,100 @@
+import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { TypedSearchAttributes } from '@temporalio/common';
+import { type Database, schema, withTenant } from '@weft/db';
+import type { ExecutionEngine } from '@weft/services';
+import { and, eq, sql } from 'drizzle-orm';
+import { EVENT_SIGNAL, executionWorkflowId, RETRY_SIGNAL, SEARCH_ATTRIBUTES } from './shared';
+
+/** Above this many executions, one dispatcher workflow starts them, so the caller waits for one start. */
+const DIRECT_START_LIMIT = 16;
+
+/** The execution engine on Temporal: the implementation of @weft/services' ExecutionEngine. */
+export function createTemporalEngine(deps: {
+  client: Client;
+  taskQueue: string;
+  db: Database;
+}): ExecutionEngine {
+  const { client, taskQueue } = deps;
+
+  const startOne = async (organizationId: string, executionId: string) => {
+    try {
+      await client.workflow.start('executeGraph', {
+        workflowId: executionWorkflowId(executionId),
+        taskQueue,
+        args: [{ executionId, organizationId }],
+        typedSearchAttributes: new TypedSearchAttributes([
+          { key: SEARCH_ATTRIBUTES.organizationId, value: organizationId },
+        ]),
+      });
+    } catch (error) {
+      // Starting is idempotent: a retry of a start that already happened is fine.
+      if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    }
+  };
+
+  return {
+    async start(organizationId, executionIds) {
+      if (executionIds.length === 0) return;
+      if (executionIds.length <= DIRECT_START_LIMIT) {
+        await Promise.all(executionIds.map((id) => startOne(organizationId, id)));
+        return;
+      }
+      await client.workflow.start('dispatchExecutions', {
+        workflowId: `dispatch-${executionIds[0]}`,
+        taskQueue,
+        args: [{ organizationId, executionIds }],
+        typedSearchAttributes: new TypedSearchAttributes([
+          { key: SEARCH_ATTRIBUTES.organizationId, value: organizationId },
+        ]),
+      });
+    },
+
+    async retry(executionId, signal) {
+      try {
+        await client.workflow.getHandle(executionWorkflowId(executionId)).signal(RETRY_SIGNAL, signal);
+        return true;
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return false;
+        throw error;
+      }
+    },
+
+    async cancel(executionId) {
+      try {
+        await client.workflow.getHandle(executionWorkflowId(executionId)).cancel();
+        return true;
+      } catch (error) {
+        if (error instanceof WorkflowNotFoundError) return false;
+        throw error;
+      }
+    },
+
+    async deliverEvent(organizationId, event, payload) {
+      const s = schema.executionSteps;
+      const waiting = await withTenant(deps.db, organizationId, (tx) =>
+        tx
+          .selectDistinct({ executionId: s.executionId })
+          .from(s)
+          .where(
+            and(
+              eq(s.organizationId, organizationId),
+              eq(s.status, 'waiting'),
+              eq(s.nodeType, 'action.wait_for_event'),
+              sql`${s.resolvedConfig}->>'event' = ${event}`,
+            ),
+          ),
+      );
+      await Promise.all(
+        waiting.map(async ({ executionId }) => {
+          try {
+            await client.workflow
+              .getHandle(executionWorkflowId(executionId))
+              .signal(EVENT_SIGNAL, { event, payload });
+          } catch (error) {
+            if (!(error instanceof WorkflowNotFoundError)) throw error;
+          }
+        }),
+      );
+    },
+  };
+}
