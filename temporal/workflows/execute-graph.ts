@@ -11,7 +11,6 @@ import {
   setHandler,
   sleep,
   upsertSearchAttributes,
-  workflowInfo,
 } from '@temporalio/workflow';
 import { type ExpressionScope, type GraphEdge, type GraphNode, renderValue } from '@weft/graph';
 import {

@@ -11,6 +11,13 @@ import { loadCliEnv, PROJECT_ROOT } from '../project';
 import { percentile } from './load';
 import { processMemory } from './process-memory';
 
+/** The fields of API answers the bench reads. */
+interface ApiAnswer {
+  id: string;
+  execution_ids: string[];
+  workflows_triggered: number;
+}
+
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
 const TASK_QUEUE = 'weft-bench';
 
@@ -124,7 +131,7 @@ export async function benchEngineCommand(options: {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-      return res.json() as Promise<any>;
+      return res.json() as Promise<ApiAnswer>;
     };
     await call('POST', '/workflows', FOUR_NODES);
 
