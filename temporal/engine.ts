@@ -8,12 +8,17 @@ import { EVENT_SIGNAL, executionWorkflowId, RETRY_SIGNAL, SEARCH_ATTRIBUTES } fr
 /** Above this many executions, one dispatcher workflow starts them, so the caller waits for one start. */
 const DIRECT_START_LIMIT = 16;
 
+export interface TemporalEngine extends ExecutionEngine {
+  /** Starts each execution's workflow now, without a dispatcher (the dispatcher's own batches). */
+  startDirect(organizationId: string, executionIds: string[]): Promise<void>;
+}
+
 /** The execution engine on Temporal: the implementation of @weft/services' ExecutionEngine. */
 export function createTemporalEngine(deps: {
   client: Client;
   taskQueue: string;
   db: Database;
-}): ExecutionEngine {
+}): TemporalEngine {
   const { client, taskQueue } = deps;
 
   const startOne = async (organizationId: string, executionId: string) => {
@@ -33,6 +38,10 @@ export function createTemporalEngine(deps: {
   };
 
   return {
+    async startDirect(organizationId, executionIds) {
+      await Promise.all(executionIds.map((id) => startOne(organizationId, id)));
+    },
+
     async start(organizationId, executionIds) {
       if (executionIds.length === 0) return;
       if (executionIds.length <= DIRECT_START_LIMIT) {

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type { Database } from '@weft/db';
 import { CodeConfig, HttpRequestConfig } from '@weft/nodes';
-import { runSandboxedCode } from '@weft/nodes/code/run';
+import { CodeRunError, runSandboxedCode } from '@weft/nodes/code/run';
 import {
   type createOutboundHttpClient,
   type ExecutionEngine,
@@ -15,7 +15,7 @@ import { prepareChildExecution } from './prepare-child-execution';
 
 export interface ActivityDeps {
   db: Database;
-  engine: ExecutionEngine;
+  engine: ExecutionEngine & { startDirect(organizationId: string, executionIds: string[]): Promise<void> };
   http: ReturnType<typeof createOutboundHttpClient>;
 }
 
@@ -95,9 +95,9 @@ export function createActivities(deps: ActivityDeps) {
           memoryMb: config.memory_mb,
         });
       } catch (error) {
-        // User code fails the same way every time: no point retrying.
-        const code = (error as { code?: string }).code ?? 'code_error';
-        throw ApplicationFailure.nonRetryable(error instanceof Error ? error.message : String(error), code);
+        // User code fails the same way every time: no point retrying. Anything else may be transient.
+        if (error instanceof CodeRunError) throw ApplicationFailure.nonRetryable(error.message, error.code);
+        throw error;
       }
     },
 
@@ -127,7 +127,7 @@ export function createActivities(deps: ActivityDeps) {
 
     /** Starts recorded executions now (the dispatcher's batches). */
     startExecutions: (args: { organizationId: string; executionIds: string[] }) =>
-      deps.engine.start(args.organizationId, args.executionIds),
+      deps.engine.startDirect(args.organizationId, args.executionIds),
 
     /** E-mail, chat and AI nodes run through their organization modules, which are not built yet. */
     async runModuleNode(args: {

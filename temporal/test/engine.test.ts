@@ -93,6 +93,18 @@ describe('the graph interpreter', () => {
     expect(step(execution, 'small').status).toBe('skipped');
     expect(execution.duration_ms).toBeGreaterThanOrEqual(0);
     expect(execution.temporal_url).toContain(`exec-${executionId}`);
+
+    // Temporal's history holds the trigger payload and step outputs only encrypted (PayloadCodec).
+    const history = await h.temporal.client.workflow.getHandle(`exec-${executionId}`).fetchHistory();
+    // Payload bytes come back base64-encoded: decode every string so plain text would show.
+    const text = JSON.stringify(history, (_key, value) =>
+      typeof value === 'string' && /^[A-Za-z0-9+/]+=*$/.test(value) && value.length % 4 === 0
+        ? Buffer.from(value, 'base64').toString('latin1')
+        : value,
+    );
+    expect(text).toContain('binary/encrypted');
+    expect(text).not.toContain('big for ADA');
+    expect(text).not.toContain('"ada"');
   });
 
   it('on_failure continue marks the step failed and ends partial; abort ends failed and fires error.critical', async () => {
@@ -283,7 +295,7 @@ describe('the graph interpreter', () => {
     expect(res.status).toBe(200);
     const cancelled = await h.waitForExecution(org.key, executionId);
     expect(cancelled.status).toBe('cancelled');
-    const handle = h.temporal.client.workflow.getHandle(`exec-${executionId}`);
+    const handle = h.client.workflow.getHandle(`exec-${executionId}`);
     await expect(handle.result()).rejects.toThrow();
     expect((await handle.describe()).status.name).toBe('CANCELLED');
   });

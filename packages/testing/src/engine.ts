@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createApp } from '@weft/api';
 import { createApiKey, createOrganization } from '@weft/services';
+import { createEncryptionCodec } from '@weft/temporal/codec';
 import { createTemporalEngine } from '@weft/temporal/engine';
 import { createWorker } from '@weft/worker';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -9,6 +12,8 @@ import { startTemporalDevServer, workflowBundle } from './temporal';
 export interface EngineHarness {
   db: TestDatabase;
   temporal: TestWorkflowEnvironment;
+  /** A Temporal client with the harness's payload codec. */
+  client: Client;
   app: ReturnType<typeof createApp>;
   request(method: string, path: string, options?: { key?: string; body?: unknown }): Promise<Response>;
   createOrg(name?: string): Promise<{ organizationId: string; key: string }>;
@@ -39,7 +44,14 @@ export async function createEngineHarness(
     workflowBundle(),
   ]);
   const taskQueue = 'weft';
-  const engine = createTemporalEngine({ client: temporal.client, taskQueue, db: db.app.db });
+  const appKey = randomBytes(32);
+  // The same encryption as production: the API's client and the worker share the key.
+  const client = new Client({
+    connection: temporal.connection,
+    namespace: temporal.namespace ?? 'default',
+    dataConverter: { payloadCodecs: [createEncryptionCodec(appKey)] },
+  });
+  const engine = createTemporalEngine({ client, taskQueue, db: db.app.db });
   const app = createApp({
     db: db.app.db,
     env: {
@@ -63,6 +75,7 @@ export async function createEngineHarness(
       taskQueue,
       db: db.app.db,
       ssrfAllowlist: options.ssrfAllowlist ?? [],
+      appKey,
       workflowBundle: bundle,
     });
     const done = worker.run();
@@ -88,6 +101,7 @@ export async function createEngineHarness(
   return {
     db,
     temporal,
+    client,
     app,
     request,
     async createOrg(name = 'Acme') {

@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { ApiEnv, loadEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
+import { createEncryptionCodec } from '@weft/temporal/codec';
 import { createTemporalEngine } from '@weft/temporal/engine';
 import { createApp } from './app';
 import { createHttpServer } from './server';

@@ -13,6 +13,7 @@ const { worker, close } = await createWorker({
   taskQueue: env.TEMPORAL_TASK_QUEUE,
   db: database.db,
   ssrfAllowlist: parseAllowlist(env.SSRF_ALLOWLIST),
+  appKey: env.APP_KEY,
 });
 // Worker.run() resolves after SIGINT/SIGTERM: the SDK installs the signal handlers and drains tasks.
 console.log(`[worker] polling task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS}`);

@@ -4,6 +4,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Database } from '@weft/db';
 import { createOutboundHttpClient } from '@weft/services';
 import { createActivities } from '@weft/temporal/activities';
+import { createEncryptionCodec } from '@weft/temporal/codec';
 import { createTemporalEngine } from '@weft/temporal/engine';
 
 export interface WorkerOptions {
@@ -13,6 +14,8 @@ export interface WorkerOptions {
   db: Database;
   /** CIDRs the HTTP node and polling may reach although private (SSRF_ALLOWLIST). */
   ssrfAllowlist: string[];
+  /** APP_KEY: payloads (trigger data, step outputs) are encrypted in Temporal's history with it. */
+  appKey: Uint8Array;
   /** Test hook: bundle once and share across workers. */
   workflowBundle?: { code: string };
 }
@@ -21,7 +24,8 @@ export interface WorkerOptions {
 export async function createWorker(options: WorkerOptions) {
   const connection = await NativeConnection.connect({ address: options.address });
   const clientConnection = await Connection.connect({ address: options.address });
-  const client = new Client({ connection: clientConnection, namespace: options.namespace });
+  const dataConverter = { payloadCodecs: [createEncryptionCodec(options.appKey)] };
+  const client = new Client({ connection: clientConnection, namespace: options.namespace, dataConverter });
   const engine = createTemporalEngine({ client, taskQueue: options.taskQueue, db: options.db });
   const http = createOutboundHttpClient({ allowlist: options.ssrfAllowlist });
   const worker = await Worker.create({
@@ -32,6 +36,7 @@ export async function createWorker(options: WorkerOptions) {
       ? { workflowBundle: options.workflowBundle }
       : { workflowsPath: fileURLToPath(import.meta.resolve('@weft/temporal/workflows')) }),
     activities: createActivities({ db: options.db, engine, http }),
+    dataConverter,
   });
   return {
     worker,

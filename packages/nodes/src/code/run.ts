@@ -160,12 +160,22 @@ const HARNESS = String.raw`(() => {
 const USER_FRAME = /<input>:(\d+)/g;
 const USER_FIRST_LINE = 3;
 
+/** The part of `WebAssembly.Memory` used here; Node 20's types and our libs (no DOM) do not declare it. */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+const WasmMemory = (
+  globalThis as unknown as {
+    WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => WasmMemory };
+  }
+).WebAssembly.Memory;
+
 interface SandboxModule {
   module: QuickJSWASMModule;
-  memory: WebAssembly.Memory;
+  memory: WasmMemory;
 }
 
-/** Loading modules by heap size in pages; a Map iterates in insertion order, oldest first. */
+/** Modules (loaded or loading) by heap size in pages; a Map iterates oldest first. */
 const modules = new Map<number, Promise<SandboxModule>>();
 
 function heapPages(memoryMb: number): number {
@@ -179,7 +189,7 @@ function heapPages(memoryMb: number): number {
 function loadModule(pages: number): Promise<SandboxModule> {
   const cached = modules.get(pages);
   if (cached) return cached;
-  const memory = new WebAssembly.Memory({ initial: MIN_HEAP_PAGES, maximum: pages });
+  const memory = new WasmMemory({ initial: MIN_HEAP_PAGES, maximum: pages });
   const loading = newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory: memory })).then((module) => ({
     module,
     memory,

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { createEncryptionCodec } from '@weft/temporal/codec';
 import { resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
 import postgres from 'postgres';
 import { spawnService, stopChild, waitForHttp } from '../children';
@@ -108,7 +109,10 @@ export async function benchEngineCommand(options: {
   const worker = spawnService(path.join(PROJECT_ROOT, 'services/worker/src/main.ts'), serviceEnv);
   const api = spawnService(path.join(PROJECT_ROOT, 'services/api/src/main.ts'), serviceEnv);
   const connection = await Connection.connect({ address: temporal.address });
-  const client = new Client({ connection });
+  const client = new Client({
+    connection,
+    dataConverter: { payloadCodecs: [createEncryptionCodec(env.APP_KEY)] },
+  });
   const admin = postgres(database.adminUrl, { max: 2, onnotice: () => {} });
   const base = `http://127.0.0.1:${port}`;
   let organizationId: string | undefined;
