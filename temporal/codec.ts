@@ -51,8 +51,11 @@ function readMetadata(payload: Payload, key: string): string | undefined {
   return raw ? new TextDecoder().decode(raw) : undefined;
 }
 
-function toBase64(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+/** Payload bytes may arrive as a typed array of another realm (the workflow sandbox) or as plain arrays. */
+function toBase64(bytes: Uint8Array | ArrayLike<number>): string {
+  return ArrayBuffer.isView(bytes)
+    ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')
+    : Buffer.from(Uint8Array.from(bytes)).toString('base64');
 }
 
 function fromBase64(value: string): Uint8Array {

@@ -31,6 +31,11 @@ export interface DevServerOptions {
   port: number;
   uiPort: number;
   namespace: string;
+  /**
+   * SQLite `synchronous` setting. NORMAL (default) survives a crash of the server process;
+   * OFF skips the fsyncs too, as Temporal's own SDK stress tests run it, for throughput runs.
+   */
+  sqliteSynchronous?: 'NORMAL' | 'OFF';
   log?: (line: string) => void;
 }
 
@@ -62,7 +67,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     '--sqlite-pragma',
     'journal_mode=WAL',
     '--sqlite-pragma',
-    'synchronous=NORMAL',
+    `synchronous=${options.sqliteSynchronous ?? 'NORMAL'}`,
     '--log-level',
     'warn',
     ...Object.values(SEARCH_ATTRIBUTES).flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]),

@@ -25,6 +25,7 @@ const temporalReady = async () => {
 const temporalClient = new Client({
   connection: Connection.lazy({ address: env.TEMPORAL_ADDRESS ?? 'localhost:7233' }),
   namespace: env.TEMPORAL_NAMESPACE,
+  dataConverter: { payloadCodecs: [createEncryptionCodec(env.APP_KEY)] },
 });
 const engine = createTemporalEngine({
   client: temporalClient,

@@ -20,7 +20,7 @@ Usage:
   ./weft user create --org ORG_ID --email E --password P [--role admin|member] [--json]
   ./weft api-key create --org ORG_ID --name N --permissions a,b|* [--json]
   ./weft bench api [--workflows 10000] [--seconds 10] [--concurrency 1,16,64]
-  ./weft bench engine [--executions 2000] [--concurrency 1,16,64] [--fanout 500] [--waiting 1000]
+  ./weft bench engine [--executions 2000] [--concurrency 1,16,64] [--fanout 500] [--waiting 1000] [--sqlite-sync-off]
 `;
 
 class UsageError extends Error {}
@@ -49,6 +49,7 @@ async function main(argv: string[]): Promise<void> {
       executions: { type: 'string', default: '2000' },
       fanout: { type: 'string', default: '500' },
       waiting: { type: 'string', default: '1000' },
+      'sqlite-sync-off': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -93,6 +94,7 @@ async function main(argv: string[]): Promise<void> {
         executions: Number(values.executions),
         fanout: Number(values.fanout),
         waiting: Number(values.waiting),
+        sqliteSynchronous: values['sqlite-sync-off'] ? 'OFF' : 'NORMAL',
         concurrency: (values.concurrency ?? '')
           .split(',')
           .map(Number)

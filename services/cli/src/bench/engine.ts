@@ -80,6 +80,7 @@ async function closedLoop(total: number, concurrency: number, task: (i: number) 
  * with 1,000 executions waiting on a delay.
  */
 export async function benchEngineCommand(options: {
+  sqliteSynchronous?: 'NORMAL' | 'OFF';
   executions: number;
   concurrency: number[];
   fanout: number;
@@ -94,6 +95,7 @@ export async function benchEngineCommand(options: {
     port: await freePortOnLoopback(),
     uiPort: await freePortOnLoopback(),
     namespace: 'default',
+    sqliteSynchronous: options.sqliteSynchronous,
   });
   const port = await freePortOnLoopback();
   const serviceEnv = {
