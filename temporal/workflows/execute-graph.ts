@@ -126,14 +126,20 @@ export async function executeGraph(args: {
   const report = async (extra: { error?: StepError | null; completedAt?: string } = {}) => {
     const steps = [...unreported.values()];
     unreported.clear();
-    await saveProgress({
-      executionId: execution.executionId,
-      organizationId: execution.organizationId,
-      status,
-      attempt,
-      steps,
-      ...extra,
-    });
+    // Temporal refuses payloads over 2 MB: long loops report their steps in bounded chunks. Only the
+    // last chunk carries the new status, so nobody sees a finished execution with steps still missing.
+    const chunks = chunkSteps(steps);
+    for (const [i, chunk] of chunks.entries()) {
+      const last = i === chunks.length - 1;
+      await saveProgress({
+        executionId: execution.executionId,
+        organizationId: execution.organizationId,
+        status: last ? status : 'running',
+        attempt,
+        steps: chunk,
+        ...(last ? extra : {}),
+      });
+    }
   };
 
   let retryRequest: RetrySignal | undefined;
@@ -544,4 +550,25 @@ function readField(value: unknown, path: string): unknown {
     current = (current as Record<string, unknown>)[key];
   }
   return current;
+}
+
+const REPORT_MAX_STEPS = 500;
+const REPORT_MAX_BYTES = 512 * 1024;
+
+/** Splits step records into reports of at most 500 steps and about 512 KiB each (at least one chunk). */
+function chunkSteps(steps: StepRecord[]): StepRecord[][] {
+  const chunks: StepRecord[][] = [[]];
+  let bytes = 0;
+  for (const step of steps) {
+    const size = JSON.stringify(step).length;
+    const current = chunks[chunks.length - 1] as StepRecord[];
+    if (current.length > 0 && (current.length >= REPORT_MAX_STEPS || bytes + size > REPORT_MAX_BYTES)) {
+      chunks.push([step]);
+      bytes = size;
+    } else {
+      current.push(step);
+      bytes += size;
+    }
+  }
+  return chunks;
 }
