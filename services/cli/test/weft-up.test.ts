@@ -165,9 +165,38 @@ describe('weft up', () => {
     const created = await fetch(`${base}/api/v1/workflows`, {
       method: 'POST',
       headers: { 'X-Api-Key': key.key as string, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: 'survives restarts', trigger_type: 'manual' }),
+      body: JSON.stringify({
+        name: 'survives restarts',
+        trigger_type: 'manual',
+        nodes: [
+          {
+            id: 'greet',
+            type: 'action.transform',
+            config: { assignments: [{ key: 'm', value: 'hi {{trigger.hello}}' }] },
+          },
+        ],
+      }),
     });
     expect(created.status).toBe(201);
+
+    // The worker process runs executions end to end.
+    const workflow = (await created.json()) as { id: string };
+    const started = await fetch(`${base}/api/v1/workflows/${workflow.id}/execute`, {
+      method: 'POST',
+      headers: { 'X-Api-Key': key.key as string, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ input: { hello: 'world' } }),
+    });
+    expect(started.status).toBe(202);
+    const { execution_id } = (await started.json()) as { execution_id: string };
+    let execution: { status?: string } = {};
+    for (let i = 0; i < 200 && execution.status !== 'success'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const res = await fetch(`${base}/api/v1/executions/${execution_id}`, {
+        headers: { 'X-Api-Key': key.key as string },
+      });
+      execution = (await res.json()) as { status?: string };
+    }
+    expect(execution.status).toBe('success');
 
     expect(await stop(first.child)).toBe(0);
     running = undefined;
