@@ -24,6 +24,9 @@ export async function resolveTemporalCli(explicit: string | undefined, projectRo
   throw new Error('Temporal CLI not found: run ./weft (it installs one into .tools) or set TEMPORAL_CLI.');
 }
 
+/** Per-organization fairness (fairness keys on task queues) needs the new matcher, off by default. */
+export const FAIRNESS_DYNAMIC_CONFIG = ['matching.useNewMatcher=true', 'matching.enableFairness=true'];
+
 export interface DevServerOptions {
   cli: string;
   /** SQLite file for the server's state; reused across restarts. */
@@ -70,6 +73,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     `synchronous=${options.sqliteSynchronous ?? 'NORMAL'}`,
     '--log-level',
     'warn',
+    ...FAIRNESS_DYNAMIC_CONFIG.flatMap((value) => ['--dynamic-config-value', value]),
     ...Object.values(SEARCH_ATTRIBUTES).flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]),
   ];
   // Own process group: a terminal Ctrl-C reaches only the parent, which stops the server in order.

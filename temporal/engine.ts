@@ -27,6 +27,9 @@ export function createTemporalEngine(deps: {
         workflowId: executionWorkflowId(executionId),
         taskQueue,
         args: [{ executionId, organizationId }],
+        // Temporal dispatches backlogged tasks fairly across fairness keys: one organization's flood
+        // cannot starve another's executions (activities inherit the key from their workflow).
+        priority: { fairnessKey: organizationId },
         typedSearchAttributes: new TypedSearchAttributes([
           { key: SEARCH_ATTRIBUTES.organizationId, value: organizationId },
         ]),
@@ -52,6 +55,7 @@ export function createTemporalEngine(deps: {
         workflowId: `dispatch-${executionIds[0]}`,
         taskQueue,
         args: [{ organizationId, executionIds }],
+        priority: { fairnessKey: organizationId },
         typedSearchAttributes: new TypedSearchAttributes([
           { key: SEARCH_ATTRIBUTES.organizationId, value: organizationId },
         ]),

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { SEARCH_ATTRIBUTES } from '@weft/temporal';
+import { FAIRNESS_DYNAMIC_CONFIG } from '@weft/temporal/dev-server';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -22,7 +23,13 @@ export function startTemporalDevServer(): Promise<TestWorkflowEnvironment> {
     server: {
       executable: { type: 'existing-path', path: temporalBinary('temporal') },
       searchAttributes: Object.values(SEARCH_ATTRIBUTES),
-      extraArgs: ['--sqlite-pragma', 'journal_mode=WAL', '--sqlite-pragma', 'synchronous=OFF'],
+      extraArgs: [
+        '--sqlite-pragma',
+        'journal_mode=WAL',
+        '--sqlite-pragma',
+        'synchronous=OFF',
+        ...FAIRNESS_DYNAMIC_CONFIG.flatMap((value) => ['--dynamic-config-value', value]),
+      ],
     },
   });
 }
