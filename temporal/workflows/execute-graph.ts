@@ -504,7 +504,14 @@ export async function executeGraph(args: {
         }
         retryRequest = undefined;
         const resumed = await condition(() => retryRequest !== undefined, EXECUTION_DEADLINE_MS);
-        if (!resumed) throw ApplicationFailure.nonRetryable('Execution deadline passed', 'deadline');
+        if (!resumed) {
+          // Past the deadline the record says so, and a retry is refused without touching Temporal.
+          await report({
+            error: { message: 'The 7-day retry window of this execution has passed.', code: 'retry_expired' },
+            completedAt: new Date().toISOString(),
+          });
+          throw ApplicationFailure.nonRetryable('Execution deadline passed', 'deadline');
+        }
         const request = retryRequest as RetrySignal | undefined;
         attempt = request?.attempt ?? attempt + 1;
         if (request?.nodeConfig) node = { ...node, config: request.nodeConfig };

@@ -1,4 +1,14 @@
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { id } from './columns';
 import { executions } from './executions';
 import { organizations } from './organizations';
@@ -30,7 +40,7 @@ export const executionSteps = pgTable(
     error: jsonb('error').$type<{ message: string; code: string } | null>(),
     startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }),
     completedAt: timestamp('completed_at', { withTimezone: true, precision: 3 }),
-    durationMs: integer('duration_ms'),
+    durationMs: bigint('duration_ms', { mode: 'number' }),
   },
   (t) => [
     uniqueIndex('execution_steps_node').on(t.executionId, t.nodeId, t.iteration),

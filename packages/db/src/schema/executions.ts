@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './columns';
 import { organizations } from './organizations';
 
@@ -29,7 +29,7 @@ export const executions = pgTable(
     parentExecutionId: uuid('parent_execution_id'),
     startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true, precision: 3 }),
-    durationMs: integer('duration_ms'),
+    durationMs: bigint('duration_ms', { mode: 'number' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

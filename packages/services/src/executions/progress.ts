@@ -78,7 +78,7 @@ export async function saveExecutionProgress(db: Database, progress: ExecutionPro
         error: progress.error ?? null,
         completedAt,
         durationMs: completedAt
-          ? sql`(extract(epoch from (${completedAt.toISOString()}::timestamptz - ${e.startedAt})) * 1000)::int`
+          ? sql`(extract(epoch from (${completedAt.toISOString()}::timestamptz - ${e.startedAt})) * 1000)::bigint`
           : null,
       })
       .where(

@@ -28,6 +28,12 @@ export async function retryExecution({
     if (row.status !== 'failed') {
       throw new AppError('conflict', `Only failed executions can be retried; this one is ${row.status}.`);
     }
+    if (row.error?.code === 'retry_expired') {
+      throw new AppError(
+        'conflict',
+        'This execution can no longer be retried: its 7-day retry window has passed.',
+      );
+    }
     const failedStep = await tx
       .select({ nodeId: schema.executionSteps.nodeId, nodeType: schema.executionSteps.nodeType })
       .from(schema.executionSteps)
