@@ -52,6 +52,8 @@ export type ApiEnv = z.infer<typeof ApiEnv>;
 
 export const WorkerEnv = z.object({
   APP_KEY: AppKey,
+  /** A workflow bundle prebuilt by services/worker/src/build-bundle.ts; unset: bundle at start. */
+  WORKFLOW_BUNDLE_PATH: optionalString,
   APP_URL: z.url().default('http://localhost:3000'),
   ...database,
   ...temporal,

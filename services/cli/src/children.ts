@@ -38,3 +38,16 @@ export async function waitForHttp(url: string, timeoutMs: number, alive: () => b
     await new Promise((r) => setTimeout(r, 300));
   }
 }
+
+/** Runs a TypeScript entry point to completion (a one-off step such as building the workflow bundle). */
+export function runStep(entry: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${entry} exited with ${code}`)),
+    );
+  });
+}

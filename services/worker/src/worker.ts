@@ -16,8 +16,8 @@ export interface WorkerOptions {
   ssrfAllowlist: string[];
   /** APP_KEY: payloads (trigger data, step outputs) are encrypted in Temporal's history with it. */
   appKey: Uint8Array;
-  /** Test hook: bundle once and share across workers. */
-  workflowBundle?: { code: string };
+  /** A prebuilt bundle (`build-bundle.ts`), or bundled code shared across test workers. */
+  workflowBundle?: { code: string } | { codePath: string };
 }
 
 /** Connects to Temporal and builds the worker (workflow bundle + activities); call `run()` on it. */

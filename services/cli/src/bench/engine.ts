@@ -5,7 +5,7 @@ import { Client, Connection } from '@temporalio/client';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
 import postgres from 'postgres';
-import { spawnService, stopChild, waitForHttp } from '../children';
+import { runStep, spawnService, stopChild, waitForHttp } from '../children';
 import { openDatabase } from '../database';
 import { freePortOnLoopback } from '../free-port';
 import { loadCliEnv, PROJECT_ROOT } from '../project';
@@ -98,7 +98,10 @@ export async function benchEngineCommand(options: {
     sqliteSynchronous: options.sqliteSynchronous,
   });
   const port = await freePortOnLoopback();
+  const bundlePath = path.join(dir, 'workflow-bundle.js');
+  await runStep(path.join(PROJECT_ROOT, 'services/worker/src/build-bundle.ts'), [bundlePath]);
   const serviceEnv = {
+    WORKFLOW_BUNDLE_PATH: bundlePath,
     DATABASE_URL: database.appUrl,
     TEMPORAL_ADDRESS: temporal.address,
     TEMPORAL_TASK_QUEUE: TASK_QUEUE,

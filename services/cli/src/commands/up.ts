@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { type RunningDevServer, resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
-import { spawnService, stopChild, waitForHttp } from '../children';
+import { runStep, spawnService, stopChild, waitForHttp } from '../children';
 import { openDatabase } from '../database';
 import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
 
@@ -75,7 +75,10 @@ export async function upCommand(): Promise<void> {
       temporalUi = `http://localhost:${env.TEMPORAL_UI_PORT}`;
     }
 
+    const bundlePath = dataPath(env, 'workflow-bundle.js');
+    await runStep(path.join(PROJECT_ROOT, 'services/worker/src/build-bundle.ts'), [bundlePath]);
     const serviceEnv = {
+      WORKFLOW_BUNDLE_PATH: bundlePath,
       DATABASE_URL: database.appUrl,
       DATABASE_ADMIN_URL: database.adminUrl,
       TEMPORAL_ADDRESS: temporalAddress,

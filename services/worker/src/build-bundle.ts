@@ -1,0 +1,17 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode } from '@temporalio/worker';
+
+/**
+ * Prebuilds the workflow bundle into a file (`node --import tsx build-bundle.ts <out.js>`), so the
+ * long-running worker never loads webpack: about 250 MB less resident memory per worker.
+ */
+const out = process.argv[2];
+if (!out) throw new Error('usage: build-bundle.ts <output file>');
+const { code } = await bundleWorkflowCode({
+  workflowsPath: fileURLToPath(import.meta.resolve('@weft/temporal/workflows')),
+  logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
+});
+await mkdir(path.dirname(path.resolve(out)), { recursive: true });
+await writeFile(out, code);
