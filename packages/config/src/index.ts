@@ -54,6 +54,11 @@ export const WorkerEnv = z.object({
   APP_KEY: AppKey,
   /** A workflow bundle prebuilt by services/worker/src/build-bundle.ts; unset: bundle at start. */
   WORKFLOW_BUNDLE_PATH: optionalString,
+  /**
+   * Workflow runs kept in memory between tasks (each costs ~1.5 MB here). Waiting executions beyond
+   * it are evicted and replayed from history when they wake, which keeps memory flat.
+   */
+  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).default(100),
   APP_URL: z.url().default('http://localhost:3000'),
   ...database,
   ...temporal,

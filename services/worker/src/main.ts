@@ -14,6 +14,7 @@ const { worker, close } = await createWorker({
   db: database.db,
   ssrfAllowlist: parseAllowlist(env.SSRF_ALLOWLIST),
   appKey: env.APP_KEY,
+  maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,
   workflowBundle: env.WORKFLOW_BUNDLE_PATH ? { codePath: env.WORKFLOW_BUNDLE_PATH } : undefined,
 });
 // Worker.run() resolves after SIGINT/SIGTERM: the SDK installs the signal handlers and drains tasks.

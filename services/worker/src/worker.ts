@@ -16,6 +16,8 @@ export interface WorkerOptions {
   ssrfAllowlist: string[];
   /** APP_KEY: payloads (trigger data, step outputs) are encrypted in Temporal's history with it. */
   appKey: Uint8Array;
+  /** Workflow runs kept in memory between tasks (SDK default: ~600 per GB of heap). */
+  maxCachedWorkflows?: number;
   /** A prebuilt bundle (`build-bundle.ts`), or bundled code shared across test workers. */
   workflowBundle?: { code: string } | { codePath: string };
 }
@@ -37,6 +39,7 @@ export async function createWorker(options: WorkerOptions) {
       : { workflowsPath: fileURLToPath(import.meta.resolve('@weft/temporal/workflows')) }),
     activities: createActivities({ db: options.db, engine, http }),
     dataConverter,
+    ...(options.maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows: options.maxCachedWorkflows }),
   });
   return {
     worker,
