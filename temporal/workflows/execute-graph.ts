@@ -41,15 +41,27 @@ const { loadExecution, saveProgress } = proxyLocalActivities<Activities>({
   retry: { initialInterval: '200 ms', maximumInterval: '10 seconds', maximumAttempts: 20 },
 });
 
-/** Side effects: explicit timeouts, exponential retries; failures the node itself reports are final. */
+const SIDE_EFFECT_RETRY = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+  maximumAttempts: 3,
+} as const;
+
+/**
+ * Side effects: explicit timeouts, exponential retries; failures the node itself reports are final.
+ * They heartbeat, so a crashed worker's activities are retried elsewhere after 10 s, not 5 minutes.
+ */
 const sideEffects = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
-  retry: {
-    initialInterval: '1 second',
-    backoffCoefficient: 2,
-    maximumInterval: '1 minute',
-    maximumAttempts: 3,
-  },
+  heartbeatTimeout: '10 seconds',
+  retry: SIDE_EFFECT_RETRY,
+});
+
+/** The code sandbox blocks its thread while user code runs (up to 30 s), so it cannot heartbeat. */
+const codeRunner = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: SIDE_EFFECT_RETRY,
 });
 
 export const retrySignal = defineSignal<[RetrySignal]>(RETRY_SIGNAL);
@@ -278,7 +290,7 @@ export async function executeGraph(args: {
           };
         case 'action.code':
           return {
-            output: await sideEffects.runCode({
+            output: await codeRunner.runCode({
               config,
               input: { trigger: execution.payload, nodes: outputs, loop: loop ?? null },
             }),
@@ -485,7 +497,10 @@ export async function executeGraph(args: {
           anyFailed = true;
           return { output: { error: error.error } };
         }
-        // Abort: the execution is failed now, and stays resumable here until the deadline.
+        // Abort: the execution is failed now, and stays resumable here until the deadline. Forget any
+        // earlier retry request before the failure becomes visible: a retry sent as soon as the record
+        // says `failed` must not be cleared while error.critical is being published.
+        retryRequest = undefined;
         status = 'failed';
         await report({ error: error.error, completedAt: new Date().toISOString() });
         if (execution.event !== 'error.critical') {
@@ -502,7 +517,6 @@ export async function executeGraph(args: {
             },
           });
         }
-        retryRequest = undefined;
         const resumed = await condition(() => retryRequest !== undefined, EXECUTION_DEADLINE_MS);
         if (!resumed) {
           // Past the deadline the record says so, and a retry is refused without touching Temporal.
