@@ -54,8 +54,9 @@ it("one organization's flood of executions does not hold up another organization
   expect(done.status).toBe('success');
   // The flood was still being worked off when the neighbour's execution finished...
   expect(unfinished?.n ?? 0).toBeGreaterThan(FLOOD / 4);
-  // ...and the neighbour did not wait for it.
-  expect(waitedMs).toBeLessThan(5_000);
+  // ...and the neighbour did not wait for it (about 3.5 s on an idle machine, 19 s without fairness
+  // keys; the bound leaves room for a busy CI machine, the line above is the sharper check).
+  expect(waitedMs).toBeLessThan(10_000);
   console.log(
     `neighbour finished in ${waitedMs} ms with ${unfinished?.n} of ${FLOOD} flood executions unfinished`,
   );

