@@ -37,45 +37,14 @@ export interface ExecutionInput {
   parentExecutionId?: string;
 }
 
-export interface StepError {
-  message: string;
-  code: string;
-}
-
-export interface StepRecord {
-  nodeId: string;
-  nodeType: string;
-  iteration: number;
-  position: number;
-  status: 'pending' | 'running' | 'waiting' | 'completed' | 'failed' | 'skipped';
-  attempt: number;
-  output?: unknown;
-  resolvedConfig?: unknown;
-  error?: StepError | null;
-  startedAt?: string;
-  completedAt?: string;
-  durationMs?: number;
-}
-
-export type ExecutionStatus =
-  | 'pending'
-  | 'running'
-  | 'waiting'
-  | 'success'
-  | 'partial'
-  | 'failed'
-  | 'cancelled';
-
-export interface ProgressUpdate {
-  executionId: string;
-  organizationId: string;
-  status: ExecutionStatus;
-  attempt: number;
-  error?: StepError | null;
-  /** Set when the execution reached a terminal status. */
-  completedAt?: string;
-  steps: StepRecord[];
-}
+// One definition of what the interpreter reports, shared with the service that stores it (type-only:
+// nothing of @weft/services reaches the workflow bundle).
+export type {
+  ExecutionProgress as ProgressUpdate,
+  ExecutionStatus,
+  StepError,
+  StepProgress as StepRecord,
+} from '@weft/services';
 
 /** Signals and queries of the execution workflow. Names are public API: stable. */
 export const RETRY_SIGNAL = 'retry';

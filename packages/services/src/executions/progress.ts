@@ -1,6 +1,20 @@
 import { type Database, schema, withTenant } from '@weft/db';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 
+export interface StepError {
+  message: string;
+  code: string;
+}
+
+export type ExecutionStatus =
+  | 'pending'
+  | 'running'
+  | 'waiting'
+  | 'success'
+  | 'partial'
+  | 'failed'
+  | 'cancelled';
+
 export interface StepProgress {
   nodeId: string;
   nodeType: string;
@@ -10,7 +24,7 @@ export interface StepProgress {
   attempt: number;
   output?: unknown;
   resolvedConfig?: unknown;
-  error?: { message: string; code: string } | null;
+  error?: StepError | null;
   startedAt?: string;
   completedAt?: string;
   durationMs?: number;
@@ -19,9 +33,9 @@ export interface StepProgress {
 export interface ExecutionProgress {
   executionId: string;
   organizationId: string;
-  status: 'pending' | 'running' | 'waiting' | 'success' | 'partial' | 'failed' | 'cancelled';
+  status: ExecutionStatus;
   attempt: number;
-  error?: { message: string; code: string } | null;
+  error?: StepError | null;
   completedAt?: string;
   steps: StepProgress[];
 }
