@@ -3,9 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { VerbArgs } from '../context';
 import type { ExecutionEngine } from '../executions/engine';
-import { prepareExecutions } from '../executions/prepare';
 import { StoredText } from '../text';
-import { presentWorkflow } from '../workflows/present';
 
 export const PublishEventInput = z.object({
   event: StoredText.pipe(
@@ -44,29 +42,27 @@ export async function publishEvent({
   parentExecutionId?: string | null;
 }) {
   const t = schema.workflows;
+  // One statement copies every matching workflow's graph into a pending execution inside PostgreSQL:
+  // a fan-out to hundreds of workflows costs one round trip, not a read and a write of every graph.
+  // (uuidv7() is built into PostgreSQL 18, the version Weft runs on.)
   const executionIds = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
-    const workflows = await tx
-      .select()
-      .from(t)
-      .where(
-        and(
-          eq(t.organizationId, ctx.organizationId),
-          eq(t.status, 'active'),
-          eq(t.triggerType, 'event'),
-          inArray(sql`${t.triggerConfig}->>'event'`, eventPatterns(input.event)),
-        ),
-      );
-    return prepareExecutions(
-      tx,
-      ctx.organizationId,
-      workflows.map((w) => ({
-        workflow: presentWorkflow(w),
-        trigger,
-        event: input.event,
-        payload: input.payload,
-        parentExecutionId,
-      })),
-    );
+    const rows = await tx.execute<{ id: string }>(sql`
+      insert into executions (id, organization_id, workflow_id, workflow_name, workflow_version, graph, status,
+                              trigger, event, trigger_payload, parent_execution_id)
+      select uuidv7(), ${t.organizationId}, ${t.id}, ${t.name}, ${t.version},
+             jsonb_build_object('trigger_type', ${t.triggerType}, 'trigger_config', ${t.triggerConfig},
+                                'nodes', ${t.nodes}, 'edges', ${t.edges}),
+             'pending', ${trigger}, ${input.event}, ${JSON.stringify(input.payload)}::jsonb, ${parentExecutionId}
+      from ${t}
+      where ${and(
+        eq(t.organizationId, ctx.organizationId),
+        eq(t.status, 'active'),
+        eq(t.triggerType, 'event'),
+        inArray(sql`${t.triggerConfig}->>'event'`, eventPatterns(input.event)),
+      )}
+      order by ${t.id}
+      returning id`);
+    return rows.map((r) => r.id);
   });
   await Promise.all([
     engine.start(ctx.organizationId, executionIds),
