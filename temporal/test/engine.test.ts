@@ -321,6 +321,27 @@ describe('the graph interpreter', () => {
     expect(execution.steps.filter((s: any) => s.node_id === 'label')).toHaveLength(50);
   });
 
+  it('loops over 10,000 items without hitting Temporal payload or history limits', async () => {
+    const id = await createWorkflow({
+      name: 'big loop',
+      nodes: [
+        { id: 'each', type: 'action.loop', config: { items: '{{trigger.items}}', max_items: 10000 } },
+        transform('double', { n: '{{loop.item}}' }),
+      ],
+      edges: [{ source: 'each', target: 'double', source_handle: 'each' }],
+    });
+    const items = Array.from({ length: 10_000 }, (_, i) => i);
+    const executionId = await execute(id, { items });
+    const execution = await h.waitForExecution(org.key, executionId, undefined, 120_000);
+    expect(execution.status).toBe('success');
+    expect(step(execution, 'each').output.count).toBe(10_000);
+    const [row] = await h.db
+      .admin`select count(*)::int as n from execution_steps where execution_id = ${executionId} and node_id = 'double'`;
+    expect(row?.n).toBe(10_000);
+    const history = await h.client.workflow.getHandle(`exec-${executionId}`).fetchHistory();
+    expect(history.events?.length ?? 0).toBeLessThan(1000);
+  }, 150_000);
+
   it('runs JavaScript in the code node sandbox', async () => {
     const id = await createWorkflow({
       name: 'code',

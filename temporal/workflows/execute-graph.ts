@@ -375,6 +375,10 @@ export async function executeGraph(args: {
       const loop = { item: items[index], index, count: items.length };
       const last = await walk(body, iterationOutputs, { [node.id]: 'each' }, new Set(entries), index, loop);
       results[index] = last;
+      // Thousands of purely computed iterations in one workflow activation pile up async contexts
+      // until Node aborts ("async hook stack has become corrupted", sdk-typescript#939). A 1 ms timer
+      // every 200 iterations ends the activation and starts a fresh one.
+      if (index % LOOP_YIELD_EVERY === LOOP_YIELD_EVERY - 1) await sleep(1);
     };
     if (config.mode === 'parallel') {
       let next = 0;
@@ -573,6 +577,7 @@ function readField(value: unknown, path: string): unknown {
   return current;
 }
 
+const LOOP_YIELD_EVERY = 200;
 const REPORT_MAX_STEPS = 500;
 const REPORT_MAX_BYTES = 512 * 1024;
 
