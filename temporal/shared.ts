@@ -14,29 +14,6 @@ export function executionWorkflowId(executionId: string): string {
   return `exec-${executionId}`;
 }
 
-/** What an execution workflow starts with. Small on purpose: it is stored in Temporal history. */
-export interface ExecutionInput {
-  executionId: string;
-  organizationId: string;
-  workflowId: string;
-  workflowName: string;
-  /** The graph snapshot the execution runs (trigger config, nodes, edges). */
-  graph: {
-    trigger_type: string;
-    trigger_config: Record<string, unknown>;
-    nodes: unknown[];
-    edges: unknown[];
-  };
-  trigger: string;
-  event: string | null;
-  payload: unknown;
-  startedAt: string;
-  /** Timezone for `date:` pipes (schedules carry theirs); UTC otherwise. */
-  timezone: string;
-  /** Set when an execution was started by another one (action.workflow.execute). */
-  parentExecutionId?: string;
-}
-
 // One definition of what the interpreter reports, shared with the service that stores it (type-only:
 // nothing of @weft/services reaches the workflow bundle).
 export type {
