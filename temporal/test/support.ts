@@ -14,10 +14,17 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createApp } from '@weft/api';
-import { createApiKey, createOrganization } from '@weft/services';
+
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { createTemporalEngine } from '@weft/temporal/engine';
-import { createTestDatabase, startTemporalDevServer, type TestDatabase, workflowBundle } from '@weft/testing';
+import {
+  createOrgWithKey,
+  createTestDatabase,
+  jsonRequester,
+  startTemporalDevServer,
+  type TestDatabase,
+  workflowBundle,
+} from '@weft/testing';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const TASK_QUEUE = 'weft';
@@ -238,14 +245,7 @@ export async function createStack(options: { appKey?: Uint8Array } = {}): Promis
   };
   const processes: ServiceProcess[] = [];
 
-  const request: Stack['request'] = (method, p, { key, body } = {}) => {
-    const headers: Record<string, string> = {};
-    if (key) headers['X-Api-Key'] = key;
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    return Promise.resolve(
-      app.request(p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
-    );
-  };
+  const request: Stack['request'] = jsonRequester(app);
 
   return {
     db,
@@ -256,12 +256,8 @@ export async function createStack(options: { appKey?: Uint8Array } = {}): Promis
     serviceEnv,
     request,
     async createOrg(name = 'Acme') {
-      const org = await createOrganization(db.app.db, { name });
-      const created = await createApiKey({
-        ctx: { db: db.app.db, organizationId: org.id, actor: {} },
-        input: { name: 'durability test', permissions: ['*'] },
-      });
-      return { organizationId: org.id, key: created.key };
+      const { organizationId, key } = await createOrgWithKey(db.app.db, name);
+      return { organizationId, key };
     },
     async waitForExecution(key, id, done = (e) => TERMINAL.has(e.status), timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;

@@ -1,6 +1,7 @@
 import { createApp } from '@weft/api';
-import { createApiKey, createOrganization, type PermissionGrant } from '@weft/services';
+import { createApiKey, type PermissionGrant } from '@weft/services';
 import { createTestDatabase, type TestDatabase } from './database';
+import { createOrgWithKey } from './requests';
 
 export interface TestApiOptions {
   ratePerKey?: number;
@@ -60,14 +61,7 @@ export async function createTestApi(options: TestApiOptions = {}): Promise<TestA
       }
       return Promise.resolve(app.request(path, init));
     },
-    async createOrg(name = 'Acme', permissions = ['*']) {
-      const org = await createOrganization(db.app.db, { name });
-      const created = await createApiKey({
-        ctx: { db: db.app.db, organizationId: org.id, actor: {} },
-        input: { name: 'test key', permissions },
-      });
-      return { organizationId: org.id, key: created.key, apiKeyId: created.id };
-    },
+    createOrg: (name = 'Acme', permissions = ['*']) => createOrgWithKey(db.app.db, name, permissions),
     keyFor,
     close: () => db.drop(),
   };

@@ -2,12 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createApp } from '@weft/api';
-import { createApiKey, createOrganization } from '@weft/services';
+
 import { SEARCH_ATTRIBUTES } from '@weft/temporal';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { createTemporalEngine } from '@weft/temporal/engine';
 import { createWorker } from '@weft/worker';
 import { createTestDatabase, type TestDatabase } from './database';
+import { createOrgWithKey, jsonRequester } from './requests';
 import { startTemporalDevServer, startTimeSkippingServer, workflowBundle } from './temporal';
 
 export interface EngineHarness {
@@ -180,14 +181,7 @@ export async function createEngineHarness(
   };
   await startWorker();
 
-  const request: EngineHarness['request'] = (method, path, { key, body } = {}) => {
-    const headers: Record<string, string> = {};
-    if (key) headers['X-Api-Key'] = key;
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    return Promise.resolve(
-      app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
-    );
-  };
+  const request: EngineHarness['request'] = jsonRequester(app);
 
   return {
     db,
@@ -197,12 +191,8 @@ export async function createEngineHarness(
     app,
     request,
     async createOrg(name = 'Acme') {
-      const org = await createOrganization(db.app.db, { name });
-      const created = await createApiKey({
-        ctx: { db: db.app.db, organizationId: org.id, actor: {} },
-        input: { name: 'engine test', permissions: ['*'] },
-      });
-      return { organizationId: org.id, key: created.key };
+      const { organizationId, key } = await createOrgWithKey(db.app.db, name);
+      return { organizationId, key };
     },
     async waitForExecution(key, id, done = (e) => TERMINAL.has(e.status), timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;

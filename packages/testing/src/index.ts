@@ -2,4 +2,5 @@ export * from './api';
 export * from './database';
 export * from './engine';
 export { freePort } from './global-setup';
+export * from './requests';
 export * from './temporal';
