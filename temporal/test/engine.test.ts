@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { createApiKey, type PermissionGrant } from '@weft/services';
 import { createEngineHarness, type EngineHarness } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -382,3 +383,110 @@ describe('the graph interpreter', () => {
     expect(completed.meta.total).toBe(1);
   });
 });
+
+describe('bad input to the engine endpoints', () => {
+  const count = async () => {
+    const [row] = await h.db
+      .admin`select count(*)::int as n from executions where organization_id = ${org.organizationId}`;
+    return row?.n ?? 0;
+  };
+
+  it('refuses malformed events with 422 on the field and stores nothing', async () => {
+    const before = await count();
+    const cases: [unknown, string][] = [
+      [{ event: 'order.created' }, 'payload'],
+      [{ event: 'Not An Event', payload: {} }, 'event'],
+      [{ event: 'order', payload: {} }, 'event'],
+      [{ event: 'order.created', payload: [1, 2] }, 'payload'],
+      [{ event: 42, payload: {} }, 'event'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await h.request('POST', '/api/v1/events', { key: org.key, body });
+      const json = (await res.json()) as any;
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(json.error.code).toBe('validation_error');
+      expect(
+        Object.keys(json.error.fields).some((k) => k.startsWith(field)),
+        JSON.stringify(json),
+      ).toBe(true);
+    }
+    const nul = await h.request('POST', '/api/v1/events', {
+      key: org.key,
+      body: { event: 'a.b', payload: { x: 'a\u0000b' } },
+    });
+    expect(nul.status).toBe(422);
+    expect(await count()).toBe(before);
+  });
+
+  it('runs a repeated event with the same Idempotency-Key once', async () => {
+    await createWorkflow({
+      name: 'idempotent listener',
+      trigger_type: 'event',
+      trigger_config: { event: 'invoice.created' },
+      nodes: [transform('t', { id: '{{trigger.id}}' })],
+    });
+    const before = await count();
+    const send = () =>
+      h.app.request('/api/v1/events', {
+        method: 'POST',
+        headers: { 'X-Api-Key': org.key, 'Content-Type': 'application/json', 'Idempotency-Key': 'invoice-7' },
+        body: JSON.stringify({ event: 'invoice.created', payload: { id: 7 } }),
+      });
+    const first = await send();
+    const second = await send();
+    expect(first.status).toBe(202);
+    expect(second.status).toBe(202);
+    expect(second.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(((await second.json()) as any).execution_ids).toEqual(((await first.json()) as any).execution_ids);
+    expect(await count()).toBe(before + 1);
+  });
+
+  it('answers 422 on bad list filters, 404 on unknown ids, 409 on impossible transitions, 403 without permission', async () => {
+    for (const query of [
+      'status=bogus',
+      'per_page=101',
+      'per_page=0',
+      'workflow_id=not-a-uuid',
+      'from=yesterday',
+    ]) {
+      const res = await h.request('GET', `/api/v1/executions?${query}`, { key: org.key });
+      expect(res.status, query).toBe(422);
+    }
+    for (const path of [
+      '/api/v1/workflows/not-a-uuid/execute',
+      '/api/v1/workflows/00000000-0000-0000-0000-000000000000/execute',
+      '/api/v1/executions/00000000-0000-0000-0000-000000000000/cancel',
+      '/api/v1/executions/not-a-uuid/retry',
+    ]) {
+      const res = await h.request('POST', path, { key: org.key, body: {} });
+      expect(res.status, path).toBe(404);
+    }
+    const id = await createWorkflow({ name: 'quick', nodes: [transform('a', { b: 'c' })] });
+    const badInput = await h.request('POST', `/api/v1/workflows/${id}/execute`, {
+      key: org.key,
+      body: { input: [1] },
+    });
+    expect(badInput.status).toBe(422);
+    const executionId = await execute(id);
+    await h.waitForExecution(org.key, executionId);
+    const cancel = await h.request('POST', `/api/v1/executions/${executionId}/cancel`, { key: org.key });
+    expect(cancel.status).toBe(409);
+    expect(((await cancel.json()) as any).error.code).toBe('conflict');
+
+    const viewer = await h.createOrg('Viewer org');
+    const readOnly = await createApiKeyFor(viewer.organizationId, ['executions.view']);
+    const forbidden = await h.request('POST', '/api/v1/events', {
+      key: readOnly,
+      body: { event: 'a.b', payload: {} },
+    });
+    expect(forbidden.status).toBe(403);
+  });
+});
+
+async function createApiKeyFor(organizationId: string, permissions: PermissionGrant[]) {
+  const created = await createApiKey({
+    ctx: { db: h.db.app.db, organizationId, actor: {} },
+    input: { name: 'limited', permissions },
+  });
+  return created.key;
+}
