@@ -121,7 +121,13 @@ describe('tenant table catalog', () => {
        where n.nspname = 'public' and p.prosecdef
        order by p.proname`;
     // A new function that looks across organizations must be reviewed and added here.
-    expect(rows.map((r) => r.name)).toEqual(['weft_authenticate_api_key', 'weft_find_user_by_email']);
+    expect(rows.map((r) => r.name)).toEqual([
+      'weft_authenticate_api_key',
+      'weft_find_hook',
+      'weft_find_user_by_email',
+      'weft_list_timed_workflows',
+      'weft_list_unstarted_deliveries',
+    ]);
     for (const r of rows) {
       expect(r.config ?? [], r.name).toContainEqual(expect.stringMatching(/^search_path=/));
       expect(r.public_exec, r.name).toBe(false);

@@ -18,6 +18,8 @@ export const workflows = pgTable(
     edges: jsonb('edges').$type<unknown[]>().notNull(),
     /** Goes up by one on every update; executions record the version they ran. */
     version: integer('version').notNull().default(1),
+    /** Secret part of the inbound webhook URL `{site_url}/api/hooks/<token>` (webhook trigger only). */
+    webhookToken: text('webhook_token').unique('workflows_webhook_token'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
