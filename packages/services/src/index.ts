@@ -26,6 +26,7 @@ export * from './pagination';
 export * from './permissions';
 export * from './text';
 export * from './users/create';
+export * from './webhooks/signing';
 export * from './workflows/create';
 export * from './workflows/delete';
 export * from './workflows/get';

@@ -18,7 +18,9 @@ export function presentWorkflow(row: typeof schema.workflows.$inferSelect) {
 export type WorkflowResource = ReturnType<typeof presentWorkflow>;
 
 /** The list omits the graph (it can be large); GET /workflows/{id} returns it. */
-export function presentWorkflowSummary(row: Omit<typeof schema.workflows.$inferSelect, 'nodes' | 'edges' | 'webhookToken'>) {
+export function presentWorkflowSummary(
+  row: Omit<typeof schema.workflows.$inferSelect, 'nodes' | 'edges' | 'webhookToken'>,
+) {
   return {
     id: row.id,
     name: row.name,
