@@ -39,6 +39,8 @@ export interface DevServerOptions {
    * OFF skips the fsyncs too, as Temporal's own SDK stress tests run it, for throughput runs.
    */
   sqliteSynchronous?: 'NORMAL' | 'OFF';
+  /** The Web UI decodes payloads through this remote codec (the API's /api/temporal-codec). */
+  uiCodecEndpoint?: string;
   log?: (line: string) => void;
 }
 
@@ -73,6 +75,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     `synchronous=${options.sqliteSynchronous ?? 'NORMAL'}`,
     '--log-level',
     'warn',
+    ...(options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
     ...FAIRNESS_DYNAMIC_CONFIG.flatMap((value) => ['--dynamic-config-value', value]),
     ...Object.values(SEARCH_ATTRIBUTES).flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]),
   ];

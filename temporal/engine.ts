@@ -1,9 +1,19 @@
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { type Database, schema, withTenant } from '@weft/db';
-import type { ExecutionEngine } from '@weft/services';
+import { cartWatcherWorkflowId, type ExecutionEngine } from '@weft/services';
 import { and, eq, sql } from 'drizzle-orm';
-import { EVENT_SIGNAL, executionWorkflowId, RETRY_SIGNAL, SEARCH_ATTRIBUTES } from './shared';
+import { removeTriggerSchedules, syncTriggerSchedules } from './schedules';
+import {
+  CART_ACTIVITY_SIGNAL,
+  CART_CLOSED_SIGNAL,
+  type DeliverWebhookInput,
+  deliveryWorkflowId,
+  EVENT_SIGNAL,
+  executionWorkflowId,
+  RETRY_SIGNAL,
+  SEARCH_ATTRIBUTES,
+} from './shared';
 
 /** Above this many executions, one dispatcher workflow starts them, so the caller waits for one start. */
 const DIRECT_START_LIMIT = 16;
@@ -18,6 +28,8 @@ export function createTemporalEngine(deps: {
   client: Client;
   taskQueue: string;
   db: Database;
+  /** Overrides of the webhook delivery retry policy (tests use short intervals; production: none). */
+  deliveryRetry?: DeliverWebhookInput['retry'];
 }): TemporalEngine {
   const { client, taskQueue } = deps;
 
@@ -51,15 +63,22 @@ export function createTemporalEngine(deps: {
         await Promise.all(executionIds.map((id) => startOne(organizationId, id)));
         return;
       }
-      await client.workflow.start('dispatchExecutions', {
-        workflowId: `dispatch-${executionIds[0]}`,
-        taskQueue,
-        args: [{ organizationId, executionIds }],
-        priority: { fairnessKey: organizationId },
-        typedSearchAttributes: new TypedSearchAttributes([
-          { key: SEARCH_ATTRIBUTES.organizationId, value: organizationId },
-        ]),
-      });
+      try {
+        await client.workflow.start('dispatchExecutions', {
+          workflowId: `dispatch-${executionIds[0]}`,
+          taskQueue,
+          args: [{ organizationId, executionIds }],
+          priority: { fairnessKey: organizationId },
+          typedSearchAttributes: new TypedSearchAttributes([
+            { key: SEARCH_ATTRIBUTES.organizationId, value: organizationId },
+          ]),
+        });
+      } catch (error) {
+        // A batch with the same first execution was dispatched already (two polls restarting the same
+        // pending items): start these one by one, which is idempotent, so none is left behind.
+        if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+        await Promise.all(executionIds.map((id) => startOne(organizationId, id)));
+      }
     },
 
     async retry(executionId, signal) {
@@ -79,6 +98,59 @@ export function createTemporalEngine(deps: {
       } catch (error) {
         if (error instanceof WorkflowNotFoundError) return false;
         throw error;
+      }
+    },
+
+    async touchCart(organizationId, cartId, activity) {
+      // Signal-with-start: one atomic call starts the cart's watcher or refreshes the running one.
+      await client.workflow.signalWithStart('cartWatcher', {
+        workflowId: cartWatcherWorkflowId(organizationId, cartId),
+        taskQueue,
+        args: [{ organizationId, cartId }],
+        signal: CART_ACTIVITY_SIGNAL,
+        signalArgs: [activity],
+        priority: { fairnessKey: organizationId },
+        typedSearchAttributes: new TypedSearchAttributes([
+          { key: SEARCH_ATTRIBUTES.organizationId, value: organizationId },
+        ]),
+      });
+    },
+
+    async startDeliveries(organizationId, deliveryIds) {
+      await Promise.all(
+        deliveryIds.map(async (deliveryId) => {
+          const input: DeliverWebhookInput = { organizationId, deliveryId, retry: deps.deliveryRetry };
+          try {
+            await client.workflow.start('deliverWebhook', {
+              workflowId: deliveryWorkflowId(deliveryId),
+              taskQueue,
+              args: [input],
+              // One delivery, one workflow ever: a sweep after it finished must not send it again.
+              workflowIdReusePolicy: 'REJECT_DUPLICATE',
+              priority: { fairnessKey: organizationId },
+              typedSearchAttributes: new TypedSearchAttributes([
+                { key: SEARCH_ATTRIBUTES.organizationId, value: organizationId },
+              ]),
+            });
+          } catch (error) {
+            if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+          }
+        }),
+      );
+    },
+
+    syncWorkflowTriggers: (workflow) => syncTriggerSchedules(client, taskQueue, workflow),
+
+    removeWorkflowTriggers: (workflowId) => removeTriggerSchedules(client, workflowId),
+
+    async closeCart(organizationId, cartId) {
+      try {
+        await client.workflow
+          .getHandle(cartWatcherWorkflowId(organizationId, cartId))
+          .signal(CART_CLOSED_SIGNAL);
+      } catch (error) {
+        // No watcher (never started, already fired or closed): nothing to stop.
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
       }
     },
 

@@ -35,3 +35,20 @@ export interface EventSignal {
   event: string;
   payload: unknown;
 }
+
+/** Signals of the cart watcher (workflow `cartWatcher`, id from cartWatcherWorkflowId). Public: stable. */
+export const CART_ACTIVITY_SIGNAL = 'cartActivity';
+export type { CartActivity as CartActivitySignal } from '@weft/services';
+export const CART_CLOSED_SIGNAL = 'cartClosed';
+
+/** Temporal workflow id of an outbound webhook delivery (workflow `deliverWebhook`): one per delivery, ever. */
+export function deliveryWorkflowId(deliveryId: string): string {
+  return `delivery-${deliveryId}`;
+}
+export type { DeliveryRetryPolicy } from '@weft/services';
+export interface DeliverWebhookInput {
+  organizationId: string;
+  deliveryId: string;
+  /** Overrides of the production retry policy (tests use short intervals). */
+  retry?: { initialIntervalMs?: number; maximumIntervalMs?: number };
+}

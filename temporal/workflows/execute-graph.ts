@@ -11,8 +11,15 @@ import {
   setHandler,
   sleep,
   upsertSearchAttributes,
+  workflowInfo,
 } from '@temporalio/workflow';
-import { type ExpressionScope, type GraphEdge, type GraphNode, renderValue } from '@weft/graph';
+import {
+  containsStoredOutput,
+  type ExpressionScope,
+  type GraphEdge,
+  type GraphNode,
+  renderValue,
+} from '@weft/graph';
 import {
   delayMs,
   durationToMs,
@@ -66,6 +73,9 @@ const codeRunner = proxyActivities<Activities>({
 
 export const retrySignal = defineSignal<[RetrySignal]>(RETRY_SIGNAL);
 export const eventSignal = defineSignal<[EventSignal]>(EVENT_SIGNAL);
+
+/** History size after which activity outputs always go to PostgreSQL (Temporal's limit is 50 MB). */
+const HISTORY_INLINE_BUDGET_BYTES = 10 * 1024 * 1024;
 
 /** How long a failed execution stays resumable (DESIGN §12.5: every execution has a deadline). */
 const EXECUTION_DEADLINE_MS = 7 * 24 * 3_600_000;
@@ -192,6 +202,28 @@ export async function executeGraph(args: {
     },
   });
 
+  // Nodes whose output holds a reference to a stored (large) output; see @weft/graph stored-output.
+  const nodesWithStoredOutputs = new Set<string>();
+  /** Whether the node's config names a node with a stored output, or its loop item is one. */
+  const readsStoredOutput = (
+    node: GraphNode,
+    templated: Record<string, unknown>,
+    loop: ExpressionScope['loop'],
+  ) => {
+    if (node.type === 'action.merge' || node.type === 'action.code') return false; // they pass references on
+    if (loop && containsStoredOutput(loop.item)) return true;
+    if (nodesWithStoredOutputs.size === 0) return false;
+    const text = JSON.stringify(templated);
+    return [...nodesWithStoredOutputs].some((id) => text.includes(id));
+  };
+  /**
+   * Once the history passes its budget, every further activity output goes to PostgreSQL whatever
+   * its size, so thousands of mid-sized outputs cannot reach Temporal's 50 MB history limit. (The
+   * field is absent below the budget, which keeps earlier histories' activity inputs unchanged.)
+   */
+  const inlineLimit = (): { inlineLimitBytes?: number } =>
+    workflowInfo().historySize > HISTORY_INLINE_BUDGET_BYTES ? { inlineLimitBytes: 0 } : {};
+
   /** Runs one node: interpolate its config, then evaluate or call its activity. */
   async function runNode(
     node: GraphNode,
@@ -205,10 +237,30 @@ export async function executeGraph(args: {
     // holds and values may now be of any type. The code node's source is never rendered: data reaches
     // user code as `input`, never pasted into it.
     const { code: source, ...templated } = node.config;
-    const config = renderValue(templated, scope, { now: new Date(), timezone }) as Record<string, unknown>;
-    if (node.type === 'action.code') config.code = source;
     const stepKey = `${execution.executionId}:${node.id}${iteration >= 0 ? `:${iteration}` : ''}`;
+    let config = templated;
     try {
+      if (readsStoredOutput(node, templated, loop)) {
+        // Large outputs live in PostgreSQL: an activity resolves, renders and (if it can) runs the node.
+        const remote = await sideEffects.runNodeOnStoredOutputs({
+          organizationId: execution.organizationId,
+          executionId: execution.executionId,
+          nodeType: node.type,
+          config: templated,
+          scope,
+          now: Date.now(),
+          timezone,
+          idempotencyKey: stepKey,
+          ...inlineLimit(),
+        });
+        if (!remote.rendered) {
+          return { output: remote.output, handle: remote.handle, resolvedConfig: remote.resolvedConfig };
+        }
+        config = remote.rendered;
+      } else {
+        config = renderValue(templated, scope, { now: new Date(), timezone }) as Record<string, unknown>;
+      }
+      if (node.type === 'action.code') config.code = source;
       switch (node.type) {
         case 'action.transform':
           return {
@@ -285,7 +337,7 @@ export async function executeGraph(args: {
         }
         case 'action.http_request':
           return {
-            output: await sideEffects.httpRequest({ config, idempotencyKey: stepKey }),
+            output: await sideEffects.httpRequest({ config, idempotencyKey: stepKey, ...inlineLimit() }),
             resolvedConfig: config,
           };
         case 'action.code':
@@ -293,6 +345,7 @@ export async function executeGraph(args: {
             output: await codeRunner.runCode({
               config,
               input: { trigger: execution.payload, nodes: outputs, loop: loop ?? null },
+              ...inlineLimit(),
             }),
             resolvedConfig: config,
           };
@@ -443,6 +496,7 @@ export async function executeGraph(args: {
             loop,
           );
           outputs[id] = result.output;
+          if (containsStoredOutput(result.output)) nodesWithStoredOutputs.add(id);
           fired[id] = result.handle;
           lastOutput = result.output;
           ran.add(id);

@@ -33,7 +33,14 @@ const temporal = {
   TEMPORAL_NAMESPACE: z.string().default('default'),
   TEMPORAL_TASK_QUEUE: z.string().default('weft'),
   TEMPORAL_UI_URL: z.url().default('http://localhost:8233'),
+  /**
+   * Bearer token for the Temporal Web UI codec endpoint (/api/temporal-codec). Unset: only callers
+   * on this machine may decode (the `weft up` case).
+   */
+  TEMPORAL_CODEC_TOKEN: optionalString,
 };
+
+export const DEFAULT_HOOK_RATE_LIMIT = 120;
 
 export const ApiEnv = z.object({
   APP_KEY: AppKey,
@@ -43,6 +50,8 @@ export const ApiEnv = z.object({
   ...temporal,
   RATE_LIMIT_PER_KEY: positiveInt.default(600),
   RATE_LIMIT_PER_ORG: positiveInt.default(3000),
+  /** Requests per minute per inbound hook URL (POST /api/hooks/<token>), counted in PostgreSQL. */
+  HOOK_RATE_LIMIT: positiveInt.default(DEFAULT_HOOK_RATE_LIMIT),
   MAX_BODY_BYTES: positiveInt.default(1024 * 1024),
   /** How many reverse proxies in front of the server may set X-Forwarded-For. 0 = use the socket address. */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
@@ -59,6 +68,13 @@ export const WorkerEnv = z.object({
    * it are evicted and replayed from history when they wake, which keeps memory flat.
    */
   WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).default(100),
+  /** Node outputs with larger JSON are stored in PostgreSQL and passed through Temporal by reference. */
+  OUTPUT_INLINE_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_500_000)
+    .default(256 * 1024),
   APP_URL: z.url().default('http://localhost:3000'),
   ...database,
   ...temporal,

@@ -123,6 +123,7 @@ describe('tenant table catalog', () => {
     // A new function that looks across organizations must be reviewed and added here.
     expect(rows.map((r) => r.name)).toEqual([
       'weft_authenticate_api_key',
+      'weft_execution_organization',
       'weft_find_hook',
       'weft_find_user_by_email',
       'weft_list_timed_workflows',

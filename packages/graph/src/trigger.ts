@@ -1,3 +1,4 @@
+import { Cron } from 'croner';
 import { z } from 'zod';
 
 export const TRIGGER_TYPES = ['event', 'manual', 'schedule', 'polling', 'webhook', 'chat'] as const;
@@ -19,13 +20,76 @@ export const EventName = z
   .max(100)
   .regex(/^[a-z0-9_]+(\.[a-z0-9_]+)+$/, 'must look like category.action (lower case, dot separated)');
 
-const CronExpression = z
+/**
+ * The cron syntax both our checker (croner) and Temporal's schedule parser read the same way: five
+ * fields of numbers, `*`, lists, ranges, steps and English month/day names. Extensions one side
+ * lacks (`L`, `W`, `#`, `?`, seconds, years, `@daily`) are refused rather than half-supported.
+ */
+const CRON_TOKEN =
+  /^(\*|[0-9]{1,2}|JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC|SUN|MON|TUE|WED|THU|FRI|SAT)$/i;
+const cronFieldIsPlain = (field: string) => field.split(/[,/-]/).every((token) => CRON_TOKEN.test(token));
+const CRON_FIELD_NAMES = ['minute', 'hour', 'day-of-month', 'month', 'day-of-week'];
+
+/**
+ * How Weft reads a cron expression. Day-of-month and day-of-week are ANDed (`0 0 1 * 1` = the 1st
+ * when it is a Monday), as Temporal's schedules match every field, unlike Vixie cron's OR.
+ */
+function parseCron(cron: string, timezone?: string): Cron {
+  return new Cron(cron, { mode: '5-part', domAndDow: true, paused: true, timezone });
+}
+
+export const CronExpression = z
   .string()
   .trim()
-  .refine(
-    (v) => v.split(/\s+/).length === 5,
-    'must have 5 fields: minute hour day-of-month month day-of-week',
-  );
+  .superRefine((value, ctx) => {
+    const fields = value.split(/\s+/);
+    if (fields.length !== 5) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must have 5 fields: minute hour day-of-month month day-of-week',
+      });
+      return;
+    }
+    const odd = fields.findIndex((f) => !cronFieldIsPlain(f));
+    if (odd !== -1) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `the ${CRON_FIELD_NAMES[odd]} field may only hold numbers, names, *, lists, ranges and steps`,
+      });
+      return;
+    }
+    try {
+      parseCron(fields.join(' '));
+    } catch (error) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `invalid cron expression: ${error instanceof Error ? error.message.replace(/^CronPattern: /, '') : String(error)}`,
+      });
+    }
+  })
+  .transform((value) => value.split(/\s+/).join(' '));
+
+/** An IANA time zone name, stored in its canonical spelling (`america/new_york` → `America/New_York`). */
+export const TimeZone = z
+  .string()
+  .min(1)
+  .max(64)
+  .transform((value, ctx) => {
+    try {
+      return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be an IANA time zone such as Europe/Berlin or UTC' });
+      return z.NEVER;
+    }
+  });
+
+/**
+ * The next `count` fire times of a cron expression in a time zone, strictly after `after`. The same
+ * reading as the Temporal Schedule that runs it (tested against the server), so the API can show it.
+ */
+export function nextCronFireTimes(cron: string, timezone: string, after: Date, count: number): Date[] {
+  return parseCron(cron, timezone).nextRuns(count, after);
+}
 
 const HeaderMap = z.record(
   z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'invalid header name'),
@@ -35,16 +99,25 @@ const HeaderMap = z.record(
 export const TriggerConfigByType = {
   event: z.object({ event: EventPattern }),
   manual: z.object({}),
-  schedule: z.object({ cron: CronExpression, timezone: z.string().min(1).max(64).default('UTC') }),
+  schedule: z.object({ cron: CronExpression, timezone: TimeZone.default('UTC') }),
   polling: z
     .object({
-      url: z.string().min(1).max(2048),
+      url: z
+        .string()
+        .min(1)
+        .max(2048)
+        .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http(s) URL'),
       method: z.enum(['GET', 'POST']).default('GET'),
       headers: HeaderMap.optional(),
       interval_minutes: z.number().int().min(1).max(10080).optional(),
       cron: CronExpression.optional(),
+      /** Zone of `cron` (ignored with interval_minutes). */
+      timezone: TimeZone.default('UTC'),
+      /** Dot path to the item list in the JSON answer (`data.items`); absent = the answer itself. */
       items_path: z.string().max(256).optional(),
+      /** Dot path inside an item to its unique key (`id`); absent = a hash of the whole item. */
       dedup_key: z.string().max(256).optional(),
+      /** The first poll stores the items already there without running them (Zapier's behaviour). */
       baseline: z.boolean().default(true),
     })
     .refine((c) => (c.interval_minutes === undefined) !== (c.cron === undefined), {
@@ -54,3 +127,5 @@ export const TriggerConfigByType = {
   webhook: z.object({ secret: z.string().min(16).max(256).optional() }),
   chat: z.object({}),
 } satisfies Record<TriggerType, z.ZodType>;
+export type ScheduleTriggerConfig = z.output<(typeof TriggerConfigByType)['schedule']>;
+export type PollingTriggerConfig = z.output<(typeof TriggerConfigByType)['polling']>;

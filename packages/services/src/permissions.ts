@@ -17,6 +17,8 @@ export const PERMISSIONS = [
   'audit.view',
   'modules.view',
   'modules.manage',
+  'settings.view',
+  'settings.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

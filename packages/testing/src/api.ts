@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createApp } from '@weft/api';
 import { createApiKey, type PermissionGrant } from '@weft/services';
 import { createTestDatabase, type TestDatabase } from './database';
@@ -8,6 +9,8 @@ export interface TestApiOptions {
   ratePerOrg?: number;
   maxBodyBytes?: number;
   temporalReady?: () => Promise<boolean>;
+  /** SSRF_ALLOWLIST for URLs checked at save (webhooks); default none. */
+  ssrfAllowlist?: string[];
 }
 
 export interface TestApi {
@@ -40,6 +43,8 @@ export async function createTestApi(options: TestApiOptions = {}): Promise<TestA
       TRUST_PROXY_HOPS: 0,
     },
     temporalReady: options.temporalReady ?? (async () => true),
+    appKey: randomBytes(32),
+    ssrfAllowlist: options.ssrfAllowlist ?? [],
     logError: () => {},
   });
   const keyFor = async (organizationId: string, permissions: PermissionGrant[]) => {

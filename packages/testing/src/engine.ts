@@ -125,7 +125,13 @@ async function registerSearchAttributes(temporal: TestWorkflowEnvironment, names
  * int4 `duration_ms` columns. So `waitForResult` skips only up to the timers the workflow awaits.
  */
 export async function createEngineHarness(
-  options: { ssrfAllowlist?: string[]; timeSkipping?: boolean } = {},
+  options: {
+    ssrfAllowlist?: string[];
+    timeSkipping?: boolean;
+    outputInlineLimitBytes?: number;
+    /** Short webhook delivery retry intervals, so retry tests take seconds instead of minutes. */
+    deliveryRetry?: { initialIntervalMs?: number; maximumIntervalMs?: number };
+  } = {},
 ): Promise<EngineHarness> {
   const timeSkipping = options.timeSkipping ?? false;
   const [db, temporal, bundle] = await Promise.all([
@@ -143,7 +149,12 @@ export async function createEngineHarness(
     dataConverter: { payloadCodecs: [createEncryptionCodec(appKey)] },
   });
   if (timeSkipping) await registerSearchAttributes(temporal, namespace);
-  const engine = createTemporalEngine({ client, taskQueue, db: db.app.db });
+  const engine = createTemporalEngine({
+    client,
+    taskQueue,
+    db: db.app.db,
+    deliveryRetry: options.deliveryRetry,
+  });
   const app = createApp({
     db: db.app.db,
     env: {
@@ -156,6 +167,9 @@ export async function createEngineHarness(
     },
     temporalReady: async () => true,
     engine,
+    // The same APP_KEY as the worker: it decrypts the webhook secrets the API encrypted.
+    appKey,
+    ssrfAllowlist: options.ssrfAllowlist ?? [],
     logError: (error) => console.error(error),
   });
 
@@ -169,6 +183,8 @@ export async function createEngineHarness(
       ssrfAllowlist: options.ssrfAllowlist ?? [],
       appKey,
       workflowBundle: bundle,
+      outputInlineLimitBytes: options.outputInlineLimitBytes,
+      deliveryRetry: options.deliveryRetry,
     });
     const done = worker.run();
     running = {

@@ -7,5 +7,7 @@ export interface AppEnv {
     ctx: ServiceContext;
     engine: ExecutionEngine;
     temporalUiUrl: string;
+    /** APP_URL: the origin of URLs the API hands out (webhook_url). */
+    siteUrl: string;
   };
 }

@@ -1,7 +1,15 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { ApiEnv } from '@weft/config';
+import { type ApiEnv, DEFAULT_HOOK_RATE_LIMIT } from '@weft/config';
 import type { Database } from '@weft/db';
-import { type ExecutionEngine, fieldsFromIssues, pingDatabase, validationError } from '@weft/services';
+import {
+  createSecretBox,
+  type ExecutionEngine,
+  fieldsFromIssues,
+  pingDatabase,
+  type SecretBox,
+  validationError,
+} from '@weft/services';
+import { createEncryptionCodec } from '@weft/temporal/codec';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
@@ -14,6 +22,7 @@ import { registerListApiKeys } from './routes/api-keys/list';
 import { registerRevokeApiKey } from './routes/api-keys/revoke';
 import { registerListAuditLogs } from './routes/audit-logs/list';
 import { registerDocs } from './routes/docs/docs';
+import { registerListEventTypes } from './routes/event-types/list';
 import { registerPublishEvent } from './routes/events/publish';
 import { registerCancelExecution } from './routes/executions/cancel';
 import { registerGetExecution } from './routes/executions/get';
@@ -21,12 +30,21 @@ import { registerListExecutions } from './routes/executions/list';
 import { registerRetryExecution } from './routes/executions/retry';
 import { registerHealthz } from './routes/health/healthz';
 import { registerReadyz } from './routes/health/readyz';
+import { registerReceiveHook } from './routes/hooks/receive';
 import { registerListNodeTypes } from './routes/node-types/list';
+import { registerGetSettings } from './routes/settings/get';
+import { registerUpdateSettings } from './routes/settings/update';
+import { registerCodecCors } from './routes/temporal-codec/access';
+import { registerCodecDecode } from './routes/temporal-codec/decode';
+import { registerCodecEncode } from './routes/temporal-codec/encode';
+import { registerWebhookRoutes } from './routes/webhooks';
 import { registerCreateWorkflow } from './routes/workflows/create';
 import { registerDeleteWorkflow } from './routes/workflows/delete';
 import { registerExecuteWorkflow } from './routes/workflows/execute';
 import { registerGetWorkflow } from './routes/workflows/get';
 import { registerListWorkflows } from './routes/workflows/list';
+import { registerGetPollStatus } from './routes/workflows/poll-status';
+import { registerRegenerateWebhookToken } from './routes/workflows/regenerate-webhook-token';
 import { registerUpdateWorkflow } from './routes/workflows/update';
 
 export interface AppDeps {
@@ -35,11 +53,15 @@ export interface AppDeps {
     ApiEnv,
     'APP_URL' | 'MAX_BODY_BYTES' | 'RATE_LIMIT_PER_KEY' | 'RATE_LIMIT_PER_ORG' | 'TRUST_PROXY_HOPS'
   > &
-    Partial<Pick<ApiEnv, 'TEMPORAL_UI_URL'>>;
+    Partial<Pick<ApiEnv, 'TEMPORAL_UI_URL' | 'HOOK_RATE_LIMIT' | 'TEMPORAL_CODEC_TOKEN'>>;
   /** Readiness probe of the Temporal frontend. */
   temporalReady: () => Promise<boolean>;
   /** Starts, retries and cancels executions (Temporal). Without one, execution routes answer 500. */
   engine?: ExecutionEngine;
+  /** APP_KEY: encrypts stored secrets (webhook signing secrets). Without it, creating a webhook answers 500. */
+  appKey?: Uint8Array;
+  /** SSRF_ALLOWLIST (parsed): private ranges outbound URLs may point to; empty by default. */
+  ssrfAllowlist?: readonly string[];
   logError?: (error: unknown) => void;
 }
 
@@ -50,9 +72,19 @@ const engineUnavailable: ExecutionEngine = {
   retry: unavailable,
   cancel: unavailable,
   deliverEvent: unavailable,
+  touchCart: unavailable,
+  closeCart: unavailable,
+  syncWorkflowTriggers: unavailable,
+  removeWorkflowTriggers: unavailable,
+  startDeliveries: unavailable,
 };
 
-/** The whole HTTP API: `/api/v1/*`, `/healthz`, `/readyz`. */
+const noAppKey = (): never => {
+  throw new Error('No APP_KEY is configured for this API instance.');
+};
+const secretsUnavailable: SecretBox = { encrypt: noAppKey, decrypt: noAppKey };
+
+/** The whole HTTP API: `/api/v1/*`, `/api/hooks/:token`, `/healthz`, `/readyz`. */
 export function createApp(deps: AppDeps): Hono {
   const logError = deps.logError ?? ((error) => console.error('[api] unhandled error', error));
   const onError = (error: unknown, c: Parameters<typeof handleError>[1]) => handleError(error, c, logError);
@@ -100,12 +132,14 @@ export function createApp(deps: AppDeps): Hono {
   v1.use('*', async (c, next) => {
     c.set('engine', engine);
     c.set('temporalUiUrl', deps.env.TEMPORAL_UI_URL ?? '');
+    c.set('siteUrl', deps.env.APP_URL);
     await next();
   });
 
   registerListWorkflows(v1);
   registerCreateWorkflow(v1);
   registerGetWorkflow(v1);
+  registerGetPollStatus(v1);
   registerUpdateWorkflow(v1);
   registerDeleteWorkflow(v1);
   registerListApiKeys(v1);
@@ -119,6 +153,14 @@ export function createApp(deps: AppDeps): Hono {
   registerGetExecution(v1);
   registerRetryExecution(v1);
   registerCancelExecution(v1);
+  registerRegenerateWebhookToken(v1);
+  registerGetSettings(v1);
+  registerUpdateSettings(v1);
+  registerListEventTypes(v1);
+  registerWebhookRoutes(v1, {
+    secrets: deps.appKey ? createSecretBox(deps.appKey) : secretsUnavailable,
+    ssrfAllowlist: deps.ssrfAllowlist ?? [],
+  });
 
   const app = new Hono();
   app.onError(onError);
@@ -126,5 +168,23 @@ export function createApp(deps: AppDeps): Hono {
   registerHealthz(app);
   registerReadyz(app, { database: () => pingDatabase(deps.db), temporal: deps.temporalReady });
   app.route('/api/v1', v1);
+  if (deps.appKey && deps.env.TEMPORAL_UI_URL) {
+    const codecDeps = {
+      codec: createEncryptionCodec(deps.appKey),
+      temporalUiUrl: deps.env.TEMPORAL_UI_URL,
+      token: deps.env.TEMPORAL_CODEC_TOKEN,
+      trustedProxyHops: deps.env.TRUST_PROXY_HOPS,
+    };
+    registerCodecCors(app, codecDeps);
+    registerCodecDecode(app, codecDeps);
+    registerCodecEncode(app, codecDeps);
+  }
+  registerReceiveHook(app, {
+    db: deps.db,
+    engine,
+    maxBodyBytes: deps.env.MAX_BODY_BYTES,
+    ratePerMinute: deps.env.HOOK_RATE_LIMIT ?? DEFAULT_HOOK_RATE_LIMIT,
+    trustedProxyHops: deps.env.TRUST_PROXY_HOPS,
+  });
   return app;
 }

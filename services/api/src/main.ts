@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { ApiEnv, loadEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
+import { parseAllowlist } from '@weft/services';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { createTemporalEngine } from '@weft/temporal/engine';
 import { createApp } from './app';
@@ -32,7 +33,14 @@ const engine = createTemporalEngine({
   taskQueue: env.TEMPORAL_TASK_QUEUE,
   db: database.db,
 });
-const app = createApp({ db: database.db, env, temporalReady, engine });
+const app = createApp({
+  db: database.db,
+  env,
+  temporalReady,
+  engine,
+  appKey: env.APP_KEY,
+  ssrfAllowlist: parseAllowlist(env.SSRF_ALLOWLIST),
+});
 const server = createHttpServer(app);
 server.keepAliveTimeout = 65_000;
 server.listen(env.PORT, () => console.log(`[api] listening on ${env.APP_URL} (port ${env.PORT})`));

@@ -7,6 +7,8 @@ import { benchEngineCommand } from './bench/engine';
 import { apiKeyCreateCommand } from './commands/api-key-create';
 import { migrateCommand } from './commands/migrate';
 import { orgCreateCommand } from './commands/org-create';
+import { settingsSetCommand } from './commands/settings-set';
+import { triggersReconcileCommand } from './commands/triggers-reconcile';
 import { upCommand } from './commands/up';
 import { userCreateCommand } from './commands/user-create';
 
@@ -19,6 +21,8 @@ Usage:
   ./weft org create --name N [--json]
   ./weft user create --org ORG_ID --email E --password P [--role admin|member] [--json]
   ./weft api-key create --org ORG_ID --name N --permissions a,b|* [--json]
+  ./weft settings set --org ORG_ID --cart-inactivity-minutes N [--json]
+  ./weft triggers reconcile [--json]         repair schedule/polling workflows' Temporal Schedules
   ./weft bench api [--workflows 10000] [--seconds 10] [--concurrency 1,16,64]
   ./weft bench engine [--executions 2000] [--concurrency 1,16,64] [--fanout 500] [--waiting 1000] [--sqlite-sync-off]
 `;
@@ -43,6 +47,7 @@ async function main(argv: string[]): Promise<void> {
       password: { type: 'string' },
       role: { type: 'string', default: 'member' },
       permissions: { type: 'string' },
+      'cart-inactivity-minutes': { type: 'string' },
       workflows: { type: 'string', default: '10000' },
       seconds: { type: 'string', default: '10' },
       concurrency: { type: 'string', default: '1,16,64' },
@@ -60,6 +65,8 @@ async function main(argv: string[]): Promise<void> {
       return upCommand();
     case 'migrate':
       return migrateCommand({ json });
+    case 'triggers reconcile':
+      return triggersReconcileCommand({ json });
     case 'org create':
       return orgCreateCommand({ name: required(values, 'name'), json });
     case 'user create': {
@@ -78,6 +85,15 @@ async function main(argv: string[]): Promise<void> {
         org: required(values, 'org'),
         name: required(values, 'name'),
         permissions: required(values, 'permissions'),
+        json,
+      });
+    case 'settings set':
+      if (values['cart-inactivity-minutes'] === undefined) {
+        throw new UsageError('--cart-inactivity-minutes is required');
+      }
+      return settingsSetCommand({
+        org: required(values, 'org'),
+        cartInactivityMinutes: values['cart-inactivity-minutes'],
         json,
       });
     case 'bench api':

@@ -2,10 +2,11 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Database } from '@weft/db';
-import { createOutboundHttpClient } from '@weft/services';
+import { createOutboundHttpClient, createSecretBox } from '@weft/services';
 import { createActivities } from '@weft/temporal/activities';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { createTemporalEngine } from '@weft/temporal/engine';
+import { reconcileTriggerSchedules } from '@weft/temporal/schedules';
 
 export interface WorkerOptions {
   address: string;
@@ -16,10 +17,14 @@ export interface WorkerOptions {
   ssrfAllowlist: string[];
   /** APP_KEY: payloads (trigger data, step outputs) are encrypted in Temporal's history with it. */
   appKey: Uint8Array;
+  /** Node outputs with larger JSON go to PostgreSQL and travel by reference (OUTPUT_INLINE_LIMIT_BYTES). */
+  outputInlineLimitBytes?: number;
   /** Workflow runs kept in memory between tasks (SDK default: ~600 per GB of heap). */
   maxCachedWorkflows?: number;
   /** A prebuilt bundle (`build-bundle.ts`), or bundled code shared across test workers. */
   workflowBundle?: { code: string } | { codePath: string };
+  /** Overrides of the webhook delivery retry policy (tests only; production uses DELIVERY_RETRY_POLICY). */
+  deliveryRetry?: { initialIntervalMs?: number; maximumIntervalMs?: number };
 }
 
 /** Connects to Temporal and builds the worker (workflow bundle + activities); call `run()` on it. */
@@ -28,7 +33,12 @@ export async function createWorker(options: WorkerOptions) {
   const clientConnection = await Connection.connect({ address: options.address });
   const dataConverter = { payloadCodecs: [createEncryptionCodec(options.appKey)] };
   const client = new Client({ connection: clientConnection, namespace: options.namespace, dataConverter });
-  const engine = createTemporalEngine({ client, taskQueue: options.taskQueue, db: options.db });
+  const engine = createTemporalEngine({
+    client,
+    taskQueue: options.taskQueue,
+    db: options.db,
+    deliveryRetry: options.deliveryRetry,
+  });
   const http = createOutboundHttpClient({ allowlist: options.ssrfAllowlist });
   const worker = await Worker.create({
     connection,
@@ -37,12 +47,23 @@ export async function createWorker(options: WorkerOptions) {
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
       : { workflowsPath: fileURLToPath(import.meta.resolve('@weft/temporal/workflows')) }),
-    activities: createActivities({ db: options.db, engine, http }),
+    activities: createActivities({
+      db: options.db,
+      engine,
+      http,
+      outputInlineLimitBytes: options.outputInlineLimitBytes,
+      secrets: createSecretBox(options.appKey),
+    }),
     dataConverter,
     ...(options.maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows: options.maxCachedWorkflows }),
   });
   return {
     worker,
+    /** The engine this worker's activities use (the outbox sweeper starts deliveries through it). */
+    engine,
+    /** Repairs drift between workflows and their Temporal Schedules (run on start). */
+    reconcileSchedules: () =>
+      reconcileTriggerSchedules({ client, taskQueue: options.taskQueue, db: options.db }),
     async close() {
       await http.close();
       await clientConnection.close();

@@ -2,7 +2,14 @@ import { schema, type Tx } from '@weft/db';
 import type { ServiceContext } from '../context';
 
 export type AuditAction = 'created' | 'updated' | 'deleted' | 'revoked' | 'login' | 'logout';
-export type AuditEntity = 'workflow' | 'api_key' | 'webhook' | 'module' | 'user' | 'organization';
+export type AuditEntity =
+  | 'workflow'
+  | 'api_key'
+  | 'webhook'
+  | 'module'
+  | 'user'
+  | 'organization'
+  | 'settings';
 
 type Values = Record<string, unknown>;
 

@@ -1,6 +1,13 @@
 import { schema, withTenant } from '@weft/db';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import {
+  type CartActivity,
+  cartIdOf,
+  closesCartTimer,
+  DEFAULT_CART_INACTIVITY_MINUTES,
+  refreshesCartTimer,
+} from '../carts/cart-activity';
 import type { VerbArgs } from '../context';
 import type { ExecutionEngine } from '../executions/engine';
 import { StoredText } from '../text';
@@ -29,6 +36,11 @@ export function eventPatterns(event: string): string[] {
  * event (exactly, or by `category.*`) gets an execution with the payload as `trigger`, and executions
  * waiting for the event (action.wait_for_event) receive it. The executions are recorded and handed to
  * Temporal before this returns; `error.critical` never triggers on itself (loop guard in the caller).
+ *
+ * Also, in the same transaction, the event name is recorded for GET /event-types; and a `cart.*`
+ * event with a `cart_id` starts or refreshes that cart's abandonment timer (`order.created` stops
+ * it). `hookedWorkflowId` is the workflow of an inbound hook: it runs too (trigger `webhook`), in the
+ * same statement as the event's listeners.
  */
 export async function publishEvent({
   ctx,
@@ -36,37 +48,66 @@ export async function publishEvent({
   engine,
   trigger = 'event',
   parentExecutionId = null,
+  hookedWorkflowId,
 }: VerbArgs<PublishEventInput> & {
   engine: ExecutionEngine;
   trigger?: 'event' | 'webhook' | 'chat' | 'schedule' | 'polling' | 'workflow';
   parentExecutionId?: string | null;
+  hookedWorkflowId?: string;
 }) {
   const t = schema.workflows;
+  const cartId = cartIdOf(input.payload);
+  const listens = and(
+    eq(t.triggerType, 'event'),
+    inArray(sql`${t.triggerConfig}->>'event'`, eventPatterns(input.event)),
+  );
+  const hooked = hookedWorkflowId ? and(eq(t.id, hookedWorkflowId), eq(t.triggerType, 'webhook')) : undefined;
+  const triggerOf = hooked ? sql`case when ${hooked} then 'webhook' else ${trigger} end` : sql`${trigger}`;
   // One statement copies every matching workflow's graph into a pending execution inside PostgreSQL:
   // a fan-out to hundreds of workflows costs one round trip, not a read and a write of every graph.
   // (uuidv7() is built into PostgreSQL 18, the version Weft runs on.)
-  const executionIds = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
+  const { executionIds, cartActivity } = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
     const rows = await tx.execute<{ id: string }>(sql`
       insert into executions (id, organization_id, workflow_id, workflow_name, workflow_version, graph, status,
                               trigger, event, trigger_payload, parent_execution_id)
       select uuidv7(), ${t.organizationId}, ${t.id}, ${t.name}, ${t.version},
              jsonb_build_object('trigger_type', ${t.triggerType}, 'trigger_config', ${t.triggerConfig},
                                 'nodes', ${t.nodes}, 'edges', ${t.edges}),
-             'pending', ${trigger}, ${input.event}, ${JSON.stringify(input.payload)}::jsonb, ${parentExecutionId}
+             'pending', ${triggerOf}, ${input.event}, ${JSON.stringify(input.payload)}::jsonb, ${parentExecutionId}
       from ${t}
-      where ${and(
-        eq(t.organizationId, ctx.organizationId),
-        eq(t.status, 'active'),
-        eq(t.triggerType, 'event'),
-        inArray(sql`${t.triggerConfig}->>'event'`, eventPatterns(input.event)),
-      )}
-      order by ${t.id}
+      where ${and(eq(t.organizationId, ctx.organizationId), eq(t.status, 'active'), hooked ? or(listens, hooked) : listens)}
+      order by ${hooked ? sql`(${hooked}) desc, ${t.id}` : t.id}
       returning id`);
-    return rows.map((r) => r.id);
+    // The organization's own event names for the catalog: one upsert per publish, in this transaction.
+    await tx
+      .insert(schema.eventNames)
+      .values({ organizationId: ctx.organizationId, name: input.event })
+      .onConflictDoUpdate({
+        target: [schema.eventNames.organizationId, schema.eventNames.name],
+        set: { lastSeenAt: sql`now()` },
+      });
+    let cartActivity: CartActivity | null = null;
+    if (cartId !== null && refreshesCartTimer(input.event)) {
+      const s = schema.organizationSettings;
+      const [settings] = await tx
+        .select({ minutes: s.cartInactivityMinutes })
+        .from(s)
+        .where(eq(s.organizationId, ctx.organizationId));
+      cartActivity = {
+        event: input.event,
+        payload: input.payload,
+        inactivityMinutes: settings?.minutes ?? DEFAULT_CART_INACTIVITY_MINUTES,
+      };
+    }
+    return { executionIds: rows.map((r) => r.id), cartActivity };
   });
   await Promise.all([
     engine.start(ctx.organizationId, executionIds),
     engine.deliverEvent(ctx.organizationId, input.event, input.payload),
+    cartId !== null && cartActivity ? engine.touchCart(ctx.organizationId, cartId, cartActivity) : undefined,
+    cartId !== null && closesCartTimer(input.event)
+      ? engine.closeCart(ctx.organizationId, cartId)
+      : undefined,
   ]);
   return {
     message: `Event ${input.event} accepted.`,

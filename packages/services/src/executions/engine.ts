@@ -1,3 +1,6 @@
+import type { CartActivity } from '../carts/cart-activity';
+import type { TimedWorkflow } from '../triggers/timed-workflow';
+
 /**
  * What service verbs need from the execution engine (Temporal). Implemented in temporal/engine.ts
  * and injected, so services stay free of Temporal client code and tests can run verbs alone.
@@ -14,4 +17,17 @@ export interface ExecutionEngine {
   cancel(executionId: string): Promise<boolean>;
   /** Delivers a published event to executions waiting for it (action.wait_for_event). */
   deliverEvent(organizationId: string, event: string, payload: unknown): Promise<void>;
+  /** Starts a cart's abandonment timer, or restarts it from now with `activity` as the last event. */
+  touchCart(organizationId: string, cartId: string, activity: CartActivity): Promise<void>;
+  /** Stops a cart's timer without firing cart.abandoned (the cart became an order). No timer: no-op. */
+  closeCart(organizationId: string, cartId: string): Promise<void>;
+  /**
+   * Brings a schedule- or polling-triggered workflow's Temporal Schedule in line with its saved state:
+   * created or updated while active, paused while inactive or draft, deleted for other trigger types.
+   */
+  syncWorkflowTriggers(workflow: TimedWorkflow): Promise<void>;
+  /** Deletes the Temporal Schedules of a deleted workflow. No schedule: no-op. */
+  removeWorkflowTriggers(workflowId: string): Promise<void>;
+  /** Starts the delivery workflows (`delivery-<id>`) of outbound webhook deliveries already recorded. Idempotent. */
+  startDeliveries(organizationId: string, deliveryIds: string[]): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import { schema, withTenant } from '@weft/db';
-import { and, asc, eq } from 'drizzle-orm';
+import { isStoredOutputRef, STORED_OUTPUT_KEY } from '@weft/graph';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { VerbArgs } from '../context';
 import { notFound } from '../errors';
 import { isUuid } from '../text';
@@ -24,10 +25,28 @@ export async function getExecution({
       .from(s)
       .where(eq(s.executionId, row.id))
       .orderBy(asc(s.position), asc(s.iteration));
+    // A step whose output (or resolved config) was too large for Temporal holds a reference to
+    // stored_outputs; show the value itself. References nested in merge/loop outputs stay as they are.
+    const storedIds = steps
+      .flatMap((step) => [step.output, step.resolvedConfig])
+      .filter(isStoredOutputRef)
+      .map((ref) => ref[STORED_OUTPUT_KEY]);
+    const o = schema.storedOutputs;
+    const stored = new Map(
+      storedIds.length === 0
+        ? []
+        : (await tx.select({ id: o.id, value: o.value }).from(o).where(inArray(o.id, storedIds))).map(
+            (r) => [r.id, r.value] as const,
+          ),
+    );
+    const expand = (value: unknown) =>
+      isStoredOutputRef(value) ? (stored.get(value[STORED_OUTPUT_KEY]) ?? value) : value;
     return {
       ...presentExecution(row, temporalUiUrl),
       trigger_payload: row.triggerPayload,
-      steps: steps.map(presentStep),
+      steps: steps.map((step) =>
+        presentStep({ ...step, output: expand(step.output), resolvedConfig: expand(step.resolvedConfig) }),
+      ),
     };
   });
 }

@@ -10,6 +10,8 @@ export interface PrepareExecution {
   event: string | null;
   payload: unknown;
   parentExecutionId?: string | null;
+  /** A caller-derived id (polling: from the item's dedup key), so a retried recording cannot add a second. */
+  executionId?: string;
 }
 
 /**
@@ -26,6 +28,7 @@ export async function prepareExecutions(
     .insert(schema.executions)
     .values(
       items.map((item) => ({
+        ...(item.executionId === undefined ? {} : { id: item.executionId }),
         organizationId,
         workflowId: item.workflow.id,
         workflowName: item.workflow.name,

@@ -1,5 +1,7 @@
 import { type Database, schema, withTenant } from '@weft/db';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
+import { recordExecutionEvent } from '../webhooks/execution-events';
+import { type DeliveryStarter, startWebhookDeliveries } from '../webhooks/outbox';
 
 export interface StepError {
   message: string;
@@ -44,11 +46,18 @@ export interface ExecutionProgress {
  * Writes what the interpreter did since its last report: step rows (upserted by node and
  * iteration, so a replayed report is harmless) and the execution's status. A cancelled execution
  * stays cancelled whatever a late report says.
+ *
+ * A status with an outbound webhook event (success, partial, failed, waiting) records its
+ * deliveries in the same transaction; `engine` then starts them once the transaction committed.
  */
-export async function saveExecutionProgress(db: Database, progress: ExecutionProgress): Promise<void> {
+export async function saveExecutionProgress(
+  db: Database,
+  progress: ExecutionProgress,
+  engine?: DeliveryStarter,
+): Promise<void> {
   const e = schema.executions;
   const s = schema.executionSteps;
-  await withTenant(db, progress.organizationId, async (tx) => {
+  const deliveryIds = await withTenant(db, progress.organizationId, async (tx) => {
     if (progress.steps.length > 0) {
       await tx
         .insert(s)
@@ -85,7 +94,7 @@ export async function saveExecutionProgress(db: Database, progress: ExecutionPro
         });
     }
     const completedAt = progress.completedAt ? new Date(progress.completedAt) : null;
-    await tx
+    const [saved] = await tx
       .update(e)
       .set({
         status: progress.status,
@@ -102,8 +111,12 @@ export async function saveExecutionProgress(db: Database, progress: ExecutionPro
           // A report from an older attempt must not overwrite a retry already under way.
           sql`${e.attempt} <= ${progress.attempt}`,
         ),
-      );
+      )
+      .returning({ id: e.id });
+    // No row: the report was refused (cancelled, or an older attempt), so nothing happened to announce.
+    return saved ? recordExecutionEvent(tx, progress) : [];
   });
+  await startWebhookDeliveries(engine, progress.organizationId, deliveryIds);
 }
 
 export interface LoadedExecution {

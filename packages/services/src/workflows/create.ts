@@ -1,11 +1,22 @@
 import { schema, withTenant } from '@weft/db';
 import { recordAudit } from '../audit-logs/record';
 import type { VerbArgs } from '../context';
+import type { ExecutionEngine } from '../executions/engine';
+import { generateHookToken } from '../hooks/token';
+import { syncTriggersAfterSave } from '../triggers/sync-after-save';
+import { startWebhookDeliveries } from '../webhooks/outbox';
+import { recordWorkflowEvent } from '../webhooks/workflow-events';
 import { presentWorkflow } from './present';
 import type { WorkflowInput } from './workflow-input';
 
-export async function createWorkflow({ ctx, input }: VerbArgs<WorkflowInput>) {
-  return withTenant(ctx.db, ctx.organizationId, async (tx) => {
+export async function createWorkflow({
+  ctx,
+  input,
+  siteUrl,
+  engine,
+}: VerbArgs<WorkflowInput> & { siteUrl?: string; engine?: ExecutionEngine }) {
+  let deliveryIds: string[] = [];
+  const created = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
     const [row] = await tx
       .insert(schema.workflows)
       .values({
@@ -17,6 +28,8 @@ export async function createWorkflow({ ctx, input }: VerbArgs<WorkflowInput>) {
         status: input.status,
         nodes: input.nodes,
         edges: input.edges,
+        // A webhook workflow gets its hook URL's token at birth.
+        webhookToken: input.trigger_type === 'webhook' ? generateHookToken() : null,
       })
       .returning();
     if (!row) throw new Error('insert returned no row');
@@ -27,6 +40,16 @@ export async function createWorkflow({ ctx, input }: VerbArgs<WorkflowInput>) {
       entityId: row.id,
       newValues: workflow,
     });
-    return workflow;
+    deliveryIds = await recordWorkflowEvent(tx, 'workflow.created', row);
+    return siteUrl === undefined ? workflow : presentWorkflow(row, siteUrl);
   });
+  // After the commit: a schedule or poll must never start for a workflow that was rolled back.
+  await syncTriggersAfterSave({
+    engine,
+    organizationId: ctx.organizationId,
+    previousTriggerType: null,
+    workflow: created,
+  });
+  await startWebhookDeliveries(engine, ctx.organizationId, deliveryIds);
+  return created;
 }

@@ -5,7 +5,7 @@ import { notFound } from '../errors';
 import { isUuid } from '../text';
 import { presentWorkflow } from './present';
 
-export async function getWorkflow({ ctx, input }: VerbArgs<{ id: string }>) {
+export async function getWorkflow({ ctx, input, siteUrl }: VerbArgs<{ id: string }> & { siteUrl?: string }) {
   if (!isUuid(input.id)) throw notFound('Workflow');
   const t = schema.workflows;
   const rows = await withTenant(ctx.db, ctx.organizationId, (tx) =>
@@ -16,5 +16,5 @@ export async function getWorkflow({ ctx, input }: VerbArgs<{ id: string }>) {
   );
   const row = rows[0];
   if (!row) throw notFound('Workflow');
-  return presentWorkflow(row);
+  return presentWorkflow(row, siteUrl);
 }

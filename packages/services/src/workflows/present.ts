@@ -1,6 +1,11 @@
 import type { schema } from '@weft/db';
+import { hookUrl } from '../hooks/token';
 
-export function presentWorkflow(row: typeof schema.workflows.$inferSelect) {
+/**
+ * `siteUrl` (APP_URL) adds `webhook_url` for webhook workflows. Audit records are presented without
+ * it: the URL holds the hook's token, a credential.
+ */
+export function presentWorkflow(row: typeof schema.workflows.$inferSelect, siteUrl?: string) {
   return {
     id: row.id,
     name: row.name,
@@ -13,6 +18,9 @@ export function presentWorkflow(row: typeof schema.workflows.$inferSelect) {
     version: row.version,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
+    ...(siteUrl !== undefined &&
+      row.triggerType === 'webhook' &&
+      row.webhookToken !== null && { webhook_url: hookUrl(siteUrl, row.webhookToken) }),
   };
 }
 export type WorkflowResource = ReturnType<typeof presentWorkflow>;

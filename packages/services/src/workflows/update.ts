@@ -3,22 +3,35 @@ import { and, eq, sql } from 'drizzle-orm';
 import { recordAudit } from '../audit-logs/record';
 import type { VerbArgs } from '../context';
 import { notFound } from '../errors';
+import type { ExecutionEngine } from '../executions/engine';
+import { generateHookToken } from '../hooks/token';
 import { isUuid } from '../text';
+import { syncTriggersAfterSave } from '../triggers/sync-after-save';
+import { startWebhookDeliveries } from '../webhooks/outbox';
+import { recordWorkflowEvent } from '../webhooks/workflow-events';
 import { presentWorkflow } from './present';
 import type { WorkflowInput } from './workflow-input';
 
 /** PUT semantics: every field is replaced, nodes and edges included. */
-export async function updateWorkflow({ ctx, input }: VerbArgs<{ id: string; workflow: WorkflowInput }>) {
+export async function updateWorkflow({
+  ctx,
+  input,
+  siteUrl,
+  engine,
+}: VerbArgs<{ id: string; workflow: WorkflowInput }> & { siteUrl?: string; engine?: ExecutionEngine }) {
   if (!isUuid(input.id)) throw notFound('Workflow');
   const t = schema.workflows;
   const next = input.workflow;
-  return withTenant(ctx.db, ctx.organizationId, async (tx) => {
+  let previousTriggerType: string | null = null;
+  let deliveryIds: string[] = [];
+  const updated = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
     const [existing] = await tx
       .select()
       .from(t)
       .where(and(eq(t.id, input.id), eq(t.organizationId, ctx.organizationId)))
       .for('update');
     if (!existing) throw notFound('Workflow');
+    previousTriggerType = existing.triggerType;
     const [row] = await tx
       .update(t)
       .set({
@@ -30,6 +43,9 @@ export async function updateWorkflow({ ctx, input }: VerbArgs<{ id: string; work
         nodes: next.nodes,
         edges: next.edges,
         version: sql`${t.version} + 1`,
+        // The hook token lives while the trigger is a webhook: kept across edits, made when switching
+        // to webhook, dropped (the URL stops working) when switching away.
+        webhookToken: next.trigger_type === 'webhook' ? (existing.webhookToken ?? generateHookToken()) : null,
       })
       .where(eq(t.id, input.id))
       .returning();
@@ -42,6 +58,16 @@ export async function updateWorkflow({ ctx, input }: VerbArgs<{ id: string; work
       oldValues: presentWorkflow(existing),
       newValues: workflow,
     });
-    return workflow;
+    deliveryIds = await recordWorkflowEvent(tx, 'workflow.updated', row);
+    return siteUrl === undefined ? workflow : presentWorkflow(row, siteUrl);
   });
+  // After the commit, so Temporal never runs a config that was rolled back.
+  await syncTriggersAfterSave({
+    engine,
+    organizationId: ctx.organizationId,
+    previousTriggerType,
+    workflow: updated,
+  });
+  await startWebhookDeliveries(engine, ctx.organizationId, deliveryIds);
+  return updated;
 }

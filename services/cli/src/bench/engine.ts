@@ -1,26 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { createEncryptionCodec } from '@weft/temporal/codec';
-import { resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
-import postgres from 'postgres';
-import { runStep, spawnService, stopChild, waitForHttp } from '../children';
-import { openDatabase } from '../database';
-import { freePortOnLoopback } from '../free-port';
-import { loadCliEnv, PROJECT_ROOT } from '../project';
 import { percentile } from './load';
 import { processMemory } from './process-memory';
-
-/** The fields of API answers the bench reads. */
-interface ApiAnswer {
-  id: string;
-  execution_ids: string[];
-  workflows_triggered: number;
-}
-
-const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
-const TASK_QUEUE = 'weft-bench';
+import { fmt, startBenchStack, BENCH_TASK_QUEUE as TASK_QUEUE } from './stack';
 
 const FOUR_NODES = {
   name: 'bench four nodes',
@@ -86,62 +66,10 @@ export async function benchEngineCommand(options: {
   fanout: number;
   waiting: number;
 }) {
-  const env = loadCliEnv();
-  const database = await openDatabase(env);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'weft-bench-temporal-'));
-  const temporal = await startDevServer({
-    cli: await resolveTemporalCli(env.TEMPORAL_CLI, PROJECT_ROOT),
-    dbFile: path.join(dir, 'temporal.db'),
-    port: await freePortOnLoopback(),
-    uiPort: await freePortOnLoopback(),
-    namespace: 'default',
-    sqliteSynchronous: options.sqliteSynchronous,
-  });
-  const port = await freePortOnLoopback();
-  const bundlePath = path.join(dir, 'workflow-bundle.js');
-  await runStep(path.join(PROJECT_ROOT, 'services/worker/src/build-bundle.ts'), [bundlePath]);
-  const serviceEnv = {
-    WORKFLOW_BUNDLE_PATH: bundlePath,
-    DATABASE_URL: database.appUrl,
-    TEMPORAL_ADDRESS: temporal.address,
-    TEMPORAL_TASK_QUEUE: TASK_QUEUE,
-    PORT: String(port),
-    APP_URL: `http://127.0.0.1:${port}`,
-    RATE_LIMIT_PER_KEY: '1000000000',
-    RATE_LIMIT_PER_ORG: '1000000000',
-    DATABASE_POOL_SIZE: '20',
-  };
-  const worker = spawnService(path.join(PROJECT_ROOT, 'services/worker/src/main.ts'), serviceEnv);
-  const api = spawnService(path.join(PROJECT_ROOT, 'services/api/src/main.ts'), serviceEnv);
-  const connection = await Connection.connect({ address: temporal.address });
-  const client = new Client({
-    connection,
-    dataConverter: { payloadCodecs: [createEncryptionCodec(env.APP_KEY)] },
-  });
-  const admin = postgres(database.adminUrl, { max: 2, onnotice: () => {} });
-  const base = `http://127.0.0.1:${port}`;
-  let organizationId: string | undefined;
+  const stack = await startBenchStack({ sqliteSynchronous: options.sqliteSynchronous });
+  const { call, client, admin, worker, api } = stack;
+  const org = { id: stack.organizationId };
   try {
-    await waitForHttp(`${base}/readyz`, 120_000, () => api.exitCode === null && worker.exitCode === null);
-    const { createOrganization, createApiKey } = await import('@weft/services');
-    const { connectDatabase } = await import('@weft/db');
-    const handle = connectDatabase(database.appUrl, { max: 2 });
-    const org = await createOrganization(handle.db, { name: `bench ${new Date().toISOString()}` });
-    organizationId = org.id;
-    const { key } = await createApiKey({
-      ctx: { db: handle.db, organizationId: org.id, actor: {} },
-      input: { name: 'bench', permissions: ['*'] },
-    });
-    await handle.close();
-    const call = async (method: string, url: string, body?: unknown) => {
-      const res = await fetch(`${base}/api/v1${url}`, {
-        method,
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-      return res.json() as Promise<ApiAnswer>;
-    };
     await call('POST', '/workflows', FOUR_NODES);
 
     // Warm-up: the worker's first workflow tasks load the bundle.
@@ -230,13 +158,6 @@ export async function benchEngineCommand(options: {
     const apiMemory = api.pid ? processMemory(api.pid) : undefined;
     process.stdout.write(`API server RSS ${fmt(apiMemory?.rssMiB ?? Number.NaN)} MiB\n`);
   } finally {
-    await stopChild(api);
-    await stopChild(worker);
-    await connection.close();
-    await temporal.stop();
-    if (organizationId) await admin`delete from organizations where id = ${organizationId}`;
-    await admin.end();
-    await database.stop();
-    await rm(dir, { recursive: true, force: true });
+    await stack.stop();
   }
 }

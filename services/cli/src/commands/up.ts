@@ -65,6 +65,7 @@ export async function upCommand(): Promise<void> {
         port: env.TEMPORAL_PORT,
         uiPort: env.TEMPORAL_UI_PORT,
         namespace: env.TEMPORAL_NAMESPACE,
+        uiCodecEndpoint: `${env.APP_URL.replace(/\/$/, '')}/api/temporal-codec`,
         log: (line) => {
           // Search-attribute re-registration and shutdown dial errors are expected noise.
           if (!stopping && !/already exists/.test(line)) log(`temporal: ${line}`);
@@ -84,6 +85,7 @@ export async function upCommand(): Promise<void> {
       TEMPORAL_ADDRESS: temporalAddress,
       PORT: String(env.PORT),
       APP_URL: env.APP_URL,
+      TEMPORAL_UI_URL: temporalUi,
     };
     for (const [name, entry] of [
       ['worker', 'services/worker/src/main.ts'],

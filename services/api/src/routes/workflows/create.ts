@@ -22,7 +22,12 @@ const route = createRoute({
 
 export function registerCreateWorkflow(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const workflow = await createWorkflow({ ctx: c.get('ctx'), input: c.req.valid('json') });
+    const workflow = await createWorkflow({
+      ctx: c.get('ctx'),
+      input: c.req.valid('json'),
+      siteUrl: c.get('siteUrl'),
+      engine: c.get('engine'),
+    });
     return c.json(workflow, 201);
   });
 }

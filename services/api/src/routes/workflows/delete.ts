@@ -17,7 +17,11 @@ const route = createRoute({
 
 export function registerDeleteWorkflow(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    await deleteWorkflow({ ctx: c.get('ctx'), input: { id: c.req.valid('param').id } });
+    await deleteWorkflow({
+      ctx: c.get('ctx'),
+      input: { id: c.req.valid('param').id },
+      engine: c.get('engine'),
+    });
     return c.body(null, 204);
   });
 }

@@ -18,7 +18,11 @@ const route = createRoute({
 
 export function registerGetWorkflow(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const workflow = await getWorkflow({ ctx: c.get('ctx'), input: { id: c.req.valid('param').id } });
+    const workflow = await getWorkflow({
+      ctx: c.get('ctx'),
+      input: { id: c.req.valid('param').id },
+      siteUrl: c.get('siteUrl'),
+    });
     return c.json(workflow, 200);
   });
 }

@@ -14,5 +14,13 @@ const summaryFields = {
 
 export const WorkflowSummary = z.object(summaryFields).openapi('WorkflowSummary');
 export const Workflow = z
-  .object({ ...summaryFields, nodes: z.array(z.unknown()), edges: z.array(z.unknown()) })
+  .object({
+    ...summaryFields,
+    nodes: z.array(z.unknown()),
+    edges: z.array(z.unknown()),
+    webhook_url: z
+      .string()
+      .optional()
+      .openapi({ description: 'Webhook workflows only: POST JSON here to run it (no API key needed)' }),
+  })
   .openapi('Workflow');

@@ -24,6 +24,8 @@ export function registerUpdateWorkflow(app: OpenAPIHono<AppEnv>) {
     const workflow = await updateWorkflow({
       ctx: c.get('ctx'),
       input: { id: c.req.valid('param').id, workflow: c.req.valid('json') },
+      siteUrl: c.get('siteUrl'),
+      engine: c.get('engine'),
     });
     return c.json(workflow, 200);
   });

@@ -1,0 +1,1 @@
+export { createSecretBox, type SecretBox, SecretBoxError } from './secret-box';

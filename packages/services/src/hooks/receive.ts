@@ -1,0 +1,133 @@
+import type { Database } from '@weft/db';
+import { sql } from 'drizzle-orm';
+import { AppError, validationError } from '../errors';
+import { publishEvent } from '../events/publish';
+import type { ExecutionEngine } from '../executions/engine';
+import { findUnsafeJsonValue } from '../json-safety';
+import { verifyWebhookSignature } from '../webhooks/signing';
+import { isWellFormedHookToken } from './token';
+
+export interface ReceiveHookInput {
+  token: string;
+  /** The exact bytes received: the signature covers them, not a re-serialization. */
+  body: Uint8Array;
+  headers: { get(name: string): string | null | undefined };
+}
+
+interface FoundHook {
+  workflowId: string;
+  organizationId: string;
+  status: string;
+  triggerType: string;
+  secret: string | null;
+  /** Requests counted against the hook in the current one-minute window, this one included. */
+  count: number;
+  windowStart: Date;
+}
+
+/** Token look-up across organizations and the per-hook rate count, in one round trip (migration 0010). */
+async function findHook(db: Database, token: string): Promise<FoundHook | null> {
+  const rows = await db.execute<{
+    workflow_id: string;
+    organization_id: string;
+    status: string;
+    trigger_type: string;
+    trigger_config: Record<string, unknown>;
+    hook_count: number;
+    window_start: string | Date;
+  }>(sql`select * from weft_find_hook(${token})`);
+  const row = rows[0];
+  if (!row) return null;
+  const secret = row.trigger_config.secret;
+  return {
+    workflowId: row.workflow_id,
+    organizationId: row.organization_id,
+    status: row.status,
+    triggerType: row.trigger_type,
+    secret: typeof secret === 'string' && secret !== '' ? secret : null,
+    count: row.hook_count,
+    windowStart: new Date(row.window_start),
+  };
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body as a JSON object; an empty body is `{}`. Everything else is a 422, as on the API. */
+export function parseHookBody(body: Uint8Array): Record<string, unknown> {
+  let text: string;
+  try {
+    text = strictUtf8.decode(body);
+  } catch {
+    throw validationError({ body: ['must be UTF-8 text'] }, 'The request body is not valid JSON.');
+  }
+  if (text.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw validationError({ body: ['Malformed JSON'] }, 'The request body is not valid JSON.');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw validationError({ body: ['must be a JSON object'] }, 'The request body must be a JSON object.');
+  }
+  const problem = findUnsafeJsonValue(parsed);
+  if (problem) throw validationError({ [problem.path || 'body']: [problem.message] });
+  return parsed as Record<string, unknown>;
+}
+
+/**
+ * POST /api/hooks/<token>: the token is the credential (no API key). Checks run in an order that
+ * tells an outsider nothing: an unknown token is 404; then the per-hook rate limit (429); then the
+ * HMAC signature when the workflow has `trigger_config.secret` (401); only a caller past those learns
+ * that the workflow is switched off (409) or that the body is bad (422).
+ *
+ * The body becomes the `trigger` of one execution of the hooked workflow (trigger `webhook`, event
+ * `webhook.received`), and `webhook.received` is published to the organization's event workflows in
+ * the same statement, so the hooked workflow (trigger_type webhook) is never started twice.
+ */
+export async function receiveHook({
+  db,
+  engine,
+  input,
+  ratePerMinute,
+  ipAddress,
+}: {
+  db: Database;
+  engine: ExecutionEngine;
+  input: ReceiveHookInput;
+  ratePerMinute: number;
+  ipAddress?: string;
+}) {
+  const hook = isWellFormedHookToken(input.token) ? await findHook(db, input.token) : null;
+  if (hook?.triggerType !== 'webhook') throw new AppError('not_found', 'Hook not found');
+  if (hook.count > ratePerMinute) {
+    const retryAfter = Math.max(1, Math.ceil((hook.windowStart.getTime() + 60_000 - Date.now()) / 1000));
+    throw new AppError('rate_limited', 'Too many requests to this hook; retry after Retry-After.', {}, 429, {
+      'Retry-After': String(retryAfter),
+    });
+  }
+  if (hook.secret !== null && !verifyWebhookSignature(hook.secret, input.body, input.headers)) {
+    throw new AppError(
+      'unauthenticated',
+      'The webhook signature is missing or invalid (X-Webhook-Signature, or webhook-id/-timestamp/-signature).',
+    );
+  }
+  if (hook.status !== 'active') {
+    throw new AppError(
+      'conflict',
+      `The workflow behind this hook is ${hook.status}; activate it to receive.`,
+    );
+  }
+  const payload = parseHookBody(input.body);
+  const result = await publishEvent({
+    ctx: { db, organizationId: hook.organizationId, actor: ipAddress ? { ipAddress } : {} },
+    input: { event: 'webhook.received', payload },
+    engine,
+    hookedWorkflowId: hook.workflowId,
+  });
+  return {
+    message: 'Webhook accepted.',
+    workflow_id: hook.workflowId,
+    execution_ids: result.execution_ids,
+  };
+}

@@ -1,0 +1,16 @@
+import { randomBytes } from 'node:crypto';
+
+/** 32 random bytes, base64url: the secret part of an inbound hook URL. */
+export function generateHookToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** A token of the generated shape; anything else is answered 404 without touching the database. */
+export function isWellFormedHookToken(token: string): boolean {
+  return /^[A-Za-z0-9_-]{43}$/.test(token);
+}
+
+/** `{site_url}/api/hooks/<token>`: outside /api/v1 because it takes no API key. */
+export function hookUrl(siteUrl: string, token: string): string {
+  return `${siteUrl.replace(/\/+$/, '')}/api/hooks/${token}`;
+}

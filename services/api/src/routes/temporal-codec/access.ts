@@ -1,0 +1,94 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Payload, PayloadCodec } from '@temporalio/common';
+import type { Context, Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { z } from 'zod';
+import { errorBody } from '../../error-handler';
+import { clientIp } from '../../middleware/client-ip';
+
+export interface CodecEndpointDeps {
+  codec: PayloadCodec;
+  /** The Temporal Web UI's URL: the only browser origin allowed to call the endpoint. */
+  temporalUiUrl: string;
+  /** TEMPORAL_CODEC_TOKEN: an operator credential; unset = loopback callers only. */
+  token?: string;
+  trustedProxyHops: number;
+}
+
+/** Temporal's remote-codec protocol: payloads in proto3 JSON (metadata values and data in base64). */
+export const CodecRequest = z.object({
+  payloads: z
+    .array(
+      z.object({
+        metadata: z.record(z.string(), z.string().max(1024)).default({}),
+        data: z.string().default(''),
+      }),
+    )
+    .max(1000),
+});
+
+export const fromJson = (payload: z.infer<typeof CodecRequest>['payloads'][number]): Payload => ({
+  metadata: Object.fromEntries(
+    Object.entries(payload.metadata).map(([key, value]) => [key, Buffer.from(value, 'base64')]),
+  ),
+  data: Buffer.from(payload.data, 'base64'),
+});
+
+export const toJson = (payload: Payload) => ({
+  metadata: Object.fromEntries(
+    Object.entries(payload.metadata ?? {}).map(([key, value]) => [
+      key,
+      Buffer.from(value ?? new Uint8Array()).toString('base64'),
+    ]),
+  ),
+  data: Buffer.from(payload.data ?? []).toString('base64'),
+});
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Who may decode: whoever holds TEMPORAL_CODEC_TOKEN (as a bearer token), or, with no proxy in
+ * front, a caller on this machine (the `weft up` case: the engineer's browser on localhost).
+ * A browser page from any origin other than the Temporal UI is refused outright.
+ */
+export function codecAccess(c: Context, deps: CodecEndpointDeps): Response | undefined {
+  const origin = c.req.header('origin');
+  if (origin && origin !== new URL(deps.temporalUiUrl).origin) {
+    return c.json(errorBody('forbidden', 'This origin may not use the codec endpoint.'), 403);
+  }
+  const bearer = c.req.header('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1];
+  if (deps.token && bearer) {
+    return sameSecret(bearer, deps.token)
+      ? undefined
+      : c.json(errorBody('unauthenticated', 'Invalid codec token.'), 401);
+  }
+  const ip = deps.trustedProxyHops === 0 ? clientIp(c, 0) : undefined;
+  if (ip && LOOPBACK.test(ip)) return undefined;
+  return c.json(
+    errorBody(
+      'unauthenticated',
+      'The codec endpoint needs TEMPORAL_CODEC_TOKEN as a bearer token, or a local caller.',
+    ),
+    401,
+  );
+}
+
+/** CORS for the Temporal UI (it calls the endpoint from the engineer's browser). */
+export function registerCodecCors(app: Hono, deps: CodecEndpointDeps) {
+  app.use(
+    '/api/temporal-codec/*',
+    cors({
+      origin: new URL(deps.temporalUiUrl).origin,
+      allowMethods: ['POST', 'OPTIONS'],
+      allowHeaders: ['Content-Type', 'Authorization', 'X-Namespace'],
+      credentials: true,
+      maxAge: 600,
+    }),
+  );
+}

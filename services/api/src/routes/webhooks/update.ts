@@ -1,0 +1,31 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { updateWebhook, type WebhookDeps, WebhookInput } from '@weft/services';
+import type { AppEnv } from '../../app-env';
+import { requirePermission } from '../../middleware/require-permission';
+import { errorResponses, IdParam, jsonContent, security } from '../../openapi-schemas';
+import { Webhook } from './schemas';
+
+const route = createRoute({
+  method: 'put',
+  path: '/webhooks/{id}',
+  tags: ['Webhooks'],
+  summary: 'Replace url and events of a webhook; the secret changes only when one is given',
+  security,
+  middleware: [requirePermission('webhooks.manage')] as const,
+  request: {
+    params: IdParam,
+    body: { content: { 'application/json': { schema: WebhookInput } }, required: true },
+  },
+  responses: { 200: jsonContent(Webhook, 'The webhook'), ...errorResponses(404, 422) },
+});
+
+export function registerUpdateWebhook(app: OpenAPIHono<AppEnv>, deps: WebhookDeps) {
+  app.openapi(route, async (c) => {
+    const webhook = await updateWebhook({
+      ctx: c.get('ctx'),
+      input: { id: c.req.valid('param').id, webhook: c.req.valid('json') },
+      deps,
+    });
+    return c.json(webhook, 200);
+  });
+}

@@ -1,0 +1,150 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createApp, createHttpServer } from '@weft/api';
+import { createEncryptionCodec } from '@weft/temporal/codec';
+import { createTestDatabase, type TestDatabase } from '@weft/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** The remote codec the Temporal Web UI calls to show decrypted payloads (DESIGN §10). */
+const appKey = randomBytes(32);
+const codec = createEncryptionCodec(appKey);
+const UI = 'http://localhost:8233';
+let db: TestDatabase;
+let server: ReturnType<typeof createHttpServer>;
+let base: string;
+let app: ReturnType<typeof createApp>;
+
+const toJson = (p: { metadata?: Record<string, Uint8Array | null> | null; data?: Uint8Array | null }) => ({
+  metadata: Object.fromEntries(
+    Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? []).toString('base64')]),
+  ),
+  data: Buffer.from(p.data ?? []).toString('base64'),
+});
+
+async function encryptedPayloads(values: unknown[]) {
+  const plain = values.map((value) => ({
+    metadata: { encoding: Buffer.from('json/plain') },
+    data: Buffer.from(JSON.stringify(value)),
+  }));
+  return { payloads: (await codec.encode(plain)).map(toJson) };
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  app = createApp({
+    db: db.app.db,
+    env: {
+      APP_URL: 'http://localhost:3000',
+      MAX_BODY_BYTES: 1024 * 1024,
+      RATE_LIMIT_PER_KEY: 1000,
+      RATE_LIMIT_PER_ORG: 1000,
+      TRUST_PROXY_HOPS: 0,
+      TEMPORAL_UI_URL: UI,
+      TEMPORAL_CODEC_TOKEN: 'codec-token-for-operators',
+    },
+    temporalReady: async () => true,
+    appKey,
+  });
+  server = createHttpServer(app);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server?.close();
+  await db?.drop();
+});
+
+describe('Temporal UI codec endpoint', () => {
+  it('decodes encrypted payloads for a caller on this machine, from the Temporal UI origin', async () => {
+    const body = await encryptedPayloads([{ customer: 'Ada' }, 42]);
+    expect(Buffer.from(body.payloads[0]?.data ?? '', 'base64').toString()).not.toContain('Ada');
+    const res = await fetch(`${base}/api/temporal-codec/decode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: UI, 'x-namespace': 'default' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe(UI);
+    const decoded = (await res.json()) as { payloads: { metadata: Record<string, string>; data: string }[] };
+    expect(decoded.payloads.map((p) => JSON.parse(Buffer.from(p.data, 'base64').toString()))).toEqual([
+      { customer: 'Ada' },
+      42,
+    ]);
+    expect(Buffer.from(decoded.payloads[0]?.metadata.encoding ?? '', 'base64').toString()).toBe('json/plain');
+  });
+
+  it('encodes what the UI sends, and the codec decodes it back', async () => {
+    const res = await fetch(`${base}/api/temporal-codec/encode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        payloads: [
+          {
+            metadata: { encoding: Buffer.from('json/plain').toString('base64') },
+            data: Buffer.from('"hi"').toString('base64'),
+          },
+        ],
+      }),
+    });
+    expect(res.status).toBe(200);
+    const encoded = (await res.json()) as { payloads: { metadata: Record<string, string>; data: string }[] };
+    const back = await codec.decode(
+      encoded.payloads.map((p) => ({
+        metadata: Object.fromEntries(
+          Object.entries(p.metadata).map(([k, v]) => [k, Buffer.from(v, 'base64')]),
+        ),
+        data: Buffer.from(p.data, 'base64'),
+      })),
+    );
+    expect(Buffer.from(back[0]?.data ?? []).toString()).toBe('"hi"');
+  });
+
+  it('refuses a browser page of another origin', async () => {
+    const res = await fetch(`${base}/api/temporal-codec/decode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: JSON.stringify(await encryptedPayloads([1])),
+    });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as any).error.code).toBe('forbidden');
+  });
+
+  it('away from this machine, needs the operator token', async () => {
+    // app.request has no socket: the caller is not known to be local.
+    const body = JSON.stringify(await encryptedPayloads([{ secret: true }]));
+    const post = (headers: Record<string, string>) =>
+      app.request('/api/temporal-codec/decode', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+      });
+    const anonymous = await post({});
+    expect(anonymous.status).toBe(401);
+    expect(((await anonymous.json()) as any).error.code).toBe('unauthenticated');
+    expect((await post({ authorization: 'Bearer wrong-token' })).status).toBe(401);
+    const withToken = await post({ authorization: 'Bearer codec-token-for-operators' });
+    expect(withToken.status).toBe(200);
+    const decoded = (await withToken.json()) as any;
+    expect(JSON.parse(Buffer.from(decoded.payloads[0].data, 'base64').toString())).toEqual({ secret: true });
+  });
+
+  it('bad bodies are 422 in the error envelope; tampered payloads are refused', async () => {
+    const post = (body: string) =>
+      fetch(`${base}/api/temporal-codec/decode`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+    for (const body of ['not json', '{"payloads": 3}', '{"payloads":[{"metadata":{"encoding":7}}]}']) {
+      const res = await post(body);
+      expect(res.status, body).toBe(422);
+      expect(((await res.json()) as any).error.code).toBe('validation_error');
+    }
+    const good = await encryptedPayloads([{ a: 1 }]);
+    const tampered = { payloads: [{ ...good.payloads[0], data: Buffer.from('garbage').toString('base64') }] };
+    const res = await post(JSON.stringify(tampered));
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as any).error.fields.payloads).toBeDefined();
+  });
+});

@@ -1,0 +1,109 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { createEncryptionCodec } from '@weft/temporal/codec';
+import { resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
+import postgres from 'postgres';
+import { runStep, spawnService, stopChild, waitForHttp } from '../children';
+import { openDatabase } from '../database';
+import { freePortOnLoopback } from '../free-port';
+import { loadCliEnv, PROJECT_ROOT } from '../project';
+
+export const BENCH_TASK_QUEUE = 'weft-bench';
+
+/** The fields of API answers the benches read. */
+export interface ApiAnswer {
+  id: string;
+  execution_ids: string[];
+  workflows_triggered: number;
+  secret?: string;
+  webhook_url?: string;
+}
+
+/**
+ * What a bench runs against: a fresh Temporal dev server, the project's PostgreSQL, a worker process
+ * and an API process on this machine, and an organization with an all-permissions key.
+ */
+export async function startBenchStack(
+  options: { sqliteSynchronous?: 'NORMAL' | 'OFF'; extraEnv?: Record<string, string> } = {},
+) {
+  const env = loadCliEnv();
+  const database = await openDatabase(env);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'weft-bench-temporal-'));
+  const temporal = await startDevServer({
+    cli: await resolveTemporalCli(env.TEMPORAL_CLI, PROJECT_ROOT),
+    dbFile: path.join(dir, 'temporal.db'),
+    port: await freePortOnLoopback(),
+    uiPort: await freePortOnLoopback(),
+    namespace: 'default',
+    sqliteSynchronous: options.sqliteSynchronous,
+  });
+  const port = await freePortOnLoopback();
+  const bundlePath = path.join(dir, 'workflow-bundle.js');
+  await runStep(path.join(PROJECT_ROOT, 'services/worker/src/build-bundle.ts'), [bundlePath]);
+  const serviceEnv = {
+    WORKFLOW_BUNDLE_PATH: bundlePath,
+    DATABASE_URL: database.appUrl,
+    TEMPORAL_ADDRESS: temporal.address,
+    TEMPORAL_TASK_QUEUE: BENCH_TASK_QUEUE,
+    PORT: String(port),
+    APP_URL: `http://127.0.0.1:${port}`,
+    RATE_LIMIT_PER_KEY: '1000000000',
+    RATE_LIMIT_PER_ORG: '1000000000',
+    DATABASE_POOL_SIZE: '20',
+    ...options.extraEnv,
+  };
+  const worker = spawnService(path.join(PROJECT_ROOT, 'services/worker/src/main.ts'), serviceEnv);
+  const api = spawnService(path.join(PROJECT_ROOT, 'services/api/src/main.ts'), serviceEnv);
+  const connection = await Connection.connect({ address: temporal.address });
+  const client = new Client({
+    connection,
+    dataConverter: { payloadCodecs: [createEncryptionCodec(env.APP_KEY)] },
+  });
+  const admin = postgres(database.adminUrl, { max: 2, onnotice: () => {} });
+  const base = `http://127.0.0.1:${port}`;
+  let organizationId: string | undefined;
+
+  const stop = async () => {
+    await stopChild(api);
+    await stopChild(worker);
+    await connection.close();
+    await temporal.stop();
+    if (organizationId) await admin`delete from organizations where id = ${organizationId}`;
+    await admin.end();
+    await database.stop();
+    await rm(dir, { recursive: true, force: true });
+  };
+
+  try {
+    await waitForHttp(`${base}/readyz`, 120_000, () => api.exitCode === null && worker.exitCode === null);
+    const { createOrganization, createApiKey } = await import('@weft/services');
+    const { connectDatabase } = await import('@weft/db');
+    const handle = connectDatabase(database.appUrl, { max: 2 });
+    const org = await createOrganization(handle.db, { name: `bench ${new Date().toISOString()}` });
+    organizationId = org.id;
+    const { key } = await createApiKey({
+      ctx: { db: handle.db, organizationId: org.id, actor: {} },
+      input: { name: 'bench', permissions: ['*'] },
+    });
+    await handle.close();
+    const call = async (method: string, url: string, body?: unknown) => {
+      const res = await fetch(`${base}/api/v1${url}`, {
+        method,
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+      return res.json() as Promise<ApiAnswer>;
+    };
+    return { base, call, client, admin, organizationId: org.id, worker, api, env, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export type BenchStack = Awaited<ReturnType<typeof startBenchStack>>;
+
+export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
