@@ -1,20 +1,49 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createConnection } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Client, Connection, ScheduleNotFoundError } from '@temporalio/client';
+import { createEncryptionCodec } from '@weft/temporal/codec';
+import { triggerScheduleId } from '@weft/temporal/schedules';
 import { freePort } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The whole product as a user runs it: `weft up` on free ports (embedded PostgreSQL, the Temporal
+ * dev server, API and worker as child processes), driven only through the CLI, the HTTP API, the
+ * Temporal client and local stand-ins for outside parties. One stack start serves every check (a
+ * start costs ~15 s); the tests run in file order and share the organization the CLI creates.
+ */
 
 const run = promisify(execFile);
 const CLI = path.resolve(import.meta.dirname, '../src/main.ts');
 
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
+let appKey: string;
 let ports: { web: number; pg: number; temporal: number; ui: number };
+let base: string;
 let running: ChildProcess | undefined;
+let firstOutput: () => string;
+let connection: Connection | undefined;
+let temporal: Client;
+let org: { id: string };
+let apiKey: string;
+
+/** The outside world: a JSON API that polling workflows read, and a receiver for outbound webhooks. */
+let outside: Server;
+let outsideUrl: string;
+let pollAnswer: unknown = [];
+let pollRequests = 0;
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+const received: Received[] = [];
 
 function portAnswers(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -65,19 +94,122 @@ async function stop(child: ChildProcess): Promise<number | null> {
   return exited;
 }
 
-async function cli(...args: string[]) {
+/** Runs `weft <args> --json` against the running stack and parses its one JSON object. */
+async function cli<T = Record<string, unknown>>(...args: string[]): Promise<T> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { env });
-  return JSON.parse(stdout) as Record<string, string>;
+  return JSON.parse(stdout) as T;
+}
+
+/** API answers, checked field by field with expect. */
+type Json = any;
+
+async function api(method: string, route: string, body?: unknown): Promise<{ status: number; json: Json }> {
+  const res = await fetch(`${base}/api/v1${route}`, {
+    method,
+    headers: {
+      'X-Api-Key': apiKey,
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : null };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Probes until `ok` holds; the error shows the last value seen. */
+async function eventually<T>(
+  what: string,
+  probe: () => Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (ok(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`${what}: not met after ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await sleep(250);
+  }
+}
+
+async function createWorkflow(body: Record<string, unknown>): Promise<Json> {
+  const { status, json } = await api('POST', '/workflows', { status: 'active', ...body });
+  expect(status, JSON.stringify(json)).toBe(201);
+  return json;
+}
+
+/** A one-node workflow whose step output shows what the trigger carried. */
+const echo = (value: string) => [
+  { id: 'echo', type: 'action.transform', config: { assignments: [{ key: 'seen', value }] } },
+];
+
+async function executionsOf(workflowId: string): Promise<Json[]> {
+  const { status, json } = await api('GET', `/executions?workflow_id=${workflowId}&per_page=100`);
+  expect(status).toBe(200);
+  return json.data;
+}
+
+const TERMINAL = ['success', 'partial', 'failed', 'cancelled'];
+
+/** The execution (with its steps) once it reached a terminal status. */
+const settled = (executionId: string): Promise<Json> =>
+  eventually(
+    `execution ${executionId} settles`,
+    async () => (await api('GET', `/executions/${executionId}`)).json,
+    (e) => TERMINAL.includes(e?.status),
+  );
+
+const hexHmac = (secret: string, body: string) => createHmac('sha256', secret).update(body).digest('hex');
+
+async function scheduleExists(scheduleId: string): Promise<boolean> {
+  try {
+    await temporal.schedule.getHandle(scheduleId).describe();
+    return true;
+  } catch (error) {
+    if (error instanceof ScheduleNotFoundError) return false;
+    throw error;
+  }
+}
+
+async function listedScheduleIds(): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for await (const summary of temporal.schedule.list()) ids.add(summary.scheduleId);
+  return ids;
 }
 
 beforeAll(async () => {
+  outside = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
+    req.on('end', () => {
+      if (req.method === 'GET' && req.url === '/items') {
+        pollRequests++;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(pollAnswer));
+        return;
+      }
+      if (req.method === 'POST' && req.url === '/receiver') received.push({ headers: req.headers, body });
+      res.writeHead(req.url === '/receiver' ? 200 : 404).end();
+    });
+  });
+  await new Promise<void>((r) => outside.listen(0, '127.0.0.1', r));
+  const address = outside.address();
+  outsideUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'weft-up-'));
   await chmod(dataDir, 0o755); // PostgreSQL may run as another system user
   ports = { web: await freePort(), pg: await freePort(), temporal: await freePort(), ui: await freePort() };
+  base = `http://127.0.0.1:${ports.web}`;
+  appKey = randomBytes(32).toString('base64');
   env = {
     ...process.env,
-    APP_KEY: `base64:${randomBytes(32).toString('base64')}`,
-    APP_URL: `http://127.0.0.1:${ports.web}`,
+    APP_KEY: `base64:${appKey}`,
+    APP_URL: base,
     PORT: String(ports.web),
     WEFT_DATA_DIR: dataDir,
     EMBEDDED_PG_PORT: String(ports.pg),
@@ -86,35 +218,47 @@ beforeAll(async () => {
     DATABASE_URL: '',
     DATABASE_ADMIN_URL: '',
     TEMPORAL_ADDRESS: '',
+    // The local stand-ins above live on loopback, which the SSRF guard refuses by default.
+    SSRF_ALLOWLIST: '127.0.0.1/32',
   };
-});
+
+  const first = await startUp();
+  running = first.child;
+  firstOutput = first.output;
+  connection = await Connection.connect({ address: `127.0.0.1:${ports.temporal}` });
+  // The stack encrypts every Temporal payload with a key derived from APP_KEY; so must this client.
+  temporal = new Client({
+    connection,
+    dataConverter: { payloadCodecs: [createEncryptionCodec(Buffer.from(appKey, 'base64'))] },
+  });
+}, 180_000);
+
 afterAll(async () => {
+  await connection?.close();
   // A failed assertion must not leave the stack running behind the test.
   if (running) await stop(running);
+  outside?.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 
 describe('weft up', () => {
-  it('runs the whole stack, stops cleanly on Ctrl-C, and reuses its data on the next start', async () => {
-    const first = await startUp();
-    running = first.child;
-    const base = `http://127.0.0.1:${ports.web}`;
-    expect(first.output()).toContain(`API docs:    ${base}/api/v1/docs`);
-    expect(first.output()).toContain(`Temporal UI: http://localhost:${ports.ui}`);
-
+  it('serves the API, its docs and the Temporal UI once ready', async () => {
+    expect(firstOutput()).toContain(`API docs:    ${base}/api/v1/docs`);
+    expect(firstOutput()).toContain(`Temporal UI: http://localhost:${ports.ui}`);
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', temporal: 'ok' } });
     expect((await fetch(`${base}/api/v1/docs`)).status).toBe(200);
     expect((await fetch(`http://127.0.0.1:${ports.ui}/`)).status).toBe(200);
+  });
 
-    // The CLI talks to the running embedded database.
-    const org = await cli('org', 'create', '--name', 'Up test', '--json');
-    const key = await cli(
+  it('creates an organization and an API key through the CLI in the running database', async () => {
+    org = await cli<{ id: string }>('org', 'create', '--name', 'Up test', '--json');
+    const key = await cli<{ key: string }>(
       'api-key',
       'create',
       '--org',
-      org.id as string,
+      org.id,
       '--name',
       'admin',
       '--permissions',
@@ -122,11 +266,46 @@ describe('weft up', () => {
       '--json',
     );
     expect(key.key).toMatch(/^weft_/);
+    apiKey = key.key;
+    expect((await api('GET', '/workflows')).status).toBe(200);
+  }, 60_000);
+
+  /**
+   * cart.abandoned needs a real minute of inactivity on the dev server: this test arms the timer and
+   * the check near the end of the file collects the result, so the wait overlaps the other checks and
+   * a restart of the whole stack (the timer is durable: it lives in Temporal, not in a process).
+   */
+  const cart = { id: `cart-${randomUUID()}`, workflowId: '', publishedAt: 0, stoppedAt: 0, restartedAt: 0 };
+
+  it('cart.abandoned (1/2): `weft settings set` sets a 1-minute inactivity period; cart.created arms it', async () => {
+    const saved = await cli('settings', 'set', '--org', org.id, '--cart-inactivity-minutes', '1', '--json');
+    expect(saved).toMatchObject({ cart_inactivity_minutes: 1 });
+    expect((await api('GET', '/settings')).json).toMatchObject({ cart_inactivity_minutes: 1 });
+    await expect(
+      cli('settings', 'set', '--org', org.id, '--cart-inactivity-minutes', '0', '--json'),
+    ).rejects.toThrow(/cart_inactivity_minutes/);
+
+    const listener = await createWorkflow({
+      name: 'abandoned carts',
+      trigger_type: 'event',
+      trigger_config: { event: 'cart.abandoned' },
+      nodes: echo('{{trigger.cart_id}} worth {{trigger.total}}'),
+    });
+    cart.workflowId = listener.id;
+    cart.publishedAt = Date.now();
+    const published = await api('POST', '/events', {
+      event: 'cart.created',
+      payload: { cart_id: cart.id, total: 42 },
+    });
+    expect(published.status, JSON.stringify(published.json)).toBe(202);
+  }, 60_000);
+
+  it('creates users through the CLI: e-mail addresses unique regardless of case, passwords of 8+ characters', async () => {
     const user = await cli(
       'user',
       'create',
       '--org',
-      org.id as string,
+      org.id,
       '--email',
       'Ada@Example.com',
       '--password',
@@ -141,7 +320,7 @@ describe('weft up', () => {
         'user',
         'create',
         '--org',
-        org.id as string,
+        org.id,
         '--email',
         'ada@example.com',
         '--password',
@@ -150,69 +329,238 @@ describe('weft up', () => {
       ),
     ).rejects.toThrow(/already exists/);
     await expect(
-      cli(
-        'user',
-        'create',
-        '--org',
-        org.id as string,
-        '--email',
-        'bob@example.com',
-        '--password',
-        'short',
-        '--json',
-      ),
+      cli('user', 'create', '--org', org.id, '--email', 'bob@example.com', '--password', 'short', '--json'),
     ).rejects.toThrow(/at least 8/);
-    const created = await fetch(`${base}/api/v1/workflows`, {
-      method: 'POST',
-      headers: { 'X-Api-Key': key.key as string, 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        name: 'survives restarts',
-        trigger_type: 'manual',
-        nodes: [
-          {
-            id: 'greet',
-            type: 'action.transform',
-            config: { assignments: [{ key: 'm', value: 'hi {{trigger.hello}}' }] },
-          },
-        ],
-      }),
-    });
-    expect(created.status).toBe(201);
+  }, 60_000);
 
-    // The worker process runs executions end to end.
-    const workflow = (await created.json()) as { id: string };
-    const started = await fetch(`${base}/api/v1/workflows/${workflow.id}/execute`, {
-      method: 'POST',
-      headers: { 'X-Api-Key': key.key as string, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ input: { hello: 'world' } }),
+  it('runs a manual workflow and delivers a signed execution.completed to a subscribed webhook', async () => {
+    const subscribed = await api('POST', '/webhooks', {
+      url: `${outsideUrl}/receiver`,
+      events: ['execution.completed'],
     });
+    expect(subscribed.status, JSON.stringify(subscribed.json)).toBe(201);
+    const { id: webhookId, secret } = subscribed.json as { id: string; secret: string };
+    expect(secret).toMatch(/^whsec_/);
+
+    const workflow = await createWorkflow({
+      name: 'survives restarts',
+      trigger_type: 'manual',
+      nodes: echo('hi {{trigger.hello}}'),
+    });
+    const started = await api('POST', `/workflows/${workflow.id}/execute`, { input: { hello: 'world' } });
     expect(started.status).toBe(202);
-    const { execution_id } = (await started.json()) as { execution_id: string };
-    let execution: { status?: string } = {};
-    for (let i = 0; i < 200 && execution.status !== 'success'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      const res = await fetch(`${base}/api/v1/executions/${execution_id}`, {
-        headers: { 'X-Api-Key': key.key as string },
-      });
-      execution = (await res.json()) as { status?: string };
-    }
+    const executionId = started.json.execution_id as string;
+    const execution = await settled(executionId);
     expect(execution.status).toBe('success');
+    expect(execution.steps[0].output).toEqual({ seen: 'hi world' });
 
-    expect(await stop(first.child)).toBe(0);
+    // Other executions of this organization are delivered too; this one's must come exactly once.
+    const forThisExecution = () =>
+      received.filter((r) => JSON.parse(r.body).data?.execution?.id === executionId);
+    const deliveries = await eventually(
+      'the receiver gets the delivery',
+      async () => forThisExecution(),
+      (d) => d.length > 0,
+    );
+    const { headers, body: raw } = deliveries[0] as Received;
+    const body = JSON.parse(raw);
+    expect(body).toMatchObject({ event: 'execution.completed', data: { execution: { status: 'success' } } });
+    expect(headers['x-webhook-event']).toBe('execution.completed');
+    expect(headers['x-webhook-id']).toBe(body.id);
+    // Our own HMAC over the exact bytes received, with the secret from the create response.
+    expect(headers['x-webhook-signature']).toBe(hexHmac(secret, raw));
+    expect(headers['x-webhook-signature']).not.toBe(hexHmac(`${secret}x`, raw));
+
+    const logged = await eventually(
+      'the delivery log shows it succeeded',
+      async () => (await api('GET', `/webhooks/${webhookId}/deliveries`)).json.data as Json[],
+      (list) => list.some((d) => d.id === body.id && d.status === 'succeeded'),
+    );
+    expect(logged.find((d) => d.id === body.id)).toMatchObject({
+      event: 'execution.completed',
+      attempt_count: 1,
+      last_status_code: 200,
+    });
+    expect(forThisExecution()).toHaveLength(1);
+  }, 60_000);
+
+  it('schedule: an active cron workflow has its Temporal Schedule, and a fire runs it with scheduled_at', async () => {
+    const workflow = await createWorkflow({
+      name: 'every minute',
+      trigger_type: 'schedule',
+      trigger_config: { cron: '* * * * *' },
+      nodes: echo('{{trigger.scheduled_at}}'),
+    });
+    const handle = temporal.schedule.getHandle(triggerScheduleId('schedule', workflow.id));
+    const description = await handle.describe();
+    expect(description.state).toMatchObject({ paused: false, note: 'weft: cron "* * * * *" in UTC' });
+    expect(description.action).toMatchObject({ type: 'startWorkflow', workflowType: 'scheduledFire' });
+
+    const triggeredAt = Date.now();
+    await handle.trigger();
+    const fired = await eventually(
+      'a fire at or after the trigger succeeds',
+      async () => {
+        const runs = await Promise.all((await executionsOf(workflow.id)).map((e) => settled(e.id)));
+        return runs.filter((e) => Date.parse(e.steps[0]?.output?.seen) >= triggeredAt - 1000);
+      },
+      (runs) => runs.length > 0,
+    );
+    expect(fired[0]).toMatchObject({
+      status: 'success',
+      trigger: 'schedule',
+      event: `scheduled.${workflow.id}`,
+    });
+  }, 60_000);
+
+  let pollingWorkflowId: string;
+
+  it('polling: two polls with overlapping answers run each distinct item exactly once', async () => {
+    pollAnswer = { data: [{ id: 1 }, { id: 2 }, { id: 3 }] };
+    const workflow = await createWorkflow({
+      name: 'new orders',
+      trigger_type: 'polling',
+      // A yearly cron: only the triggers below poll during the test.
+      trigger_config: {
+        url: `${outsideUrl}/items`,
+        cron: '0 0 1 1 *',
+        items_path: 'data',
+        dedup_key: 'id',
+        baseline: false,
+      },
+      nodes: echo('{{trigger.id}}'),
+    });
+    pollingWorkflowId = workflow.id;
+    const handle = temporal.schedule.getHandle(triggerScheduleId('polling', workflow.id));
+    const pollStatus = async () => (await api('GET', `/workflows/${workflow.id}/poll-status`)).json;
+
+    await handle.trigger();
+    const first = await eventually(
+      'the first poll is recorded',
+      pollStatus,
+      (s) => s.last_polled_at !== null,
+    );
+    expect(first).toMatchObject({ last_status: 'ok', last_new_items: 3, last_error: null });
+
+    pollAnswer = { data: [{ id: 2 }, { id: 3 }, { id: 4 }] };
+    await handle.trigger();
+    const second = await eventually(
+      'the second poll is recorded',
+      pollStatus,
+      (s) => s.last_polled_at !== first.last_polled_at,
+    );
+    expect(second).toMatchObject({ last_status: 'ok', last_new_items: 1, last_error: null });
+    expect(pollRequests).toBe(2);
+
+    const runs = await Promise.all((await executionsOf(workflow.id)).map((e) => settled(e.id)));
+    for (const e of runs) expect(e).toMatchObject({ status: 'success', trigger: 'polling' });
+    expect(runs.map((e) => String(e.steps[0].output.seen)).sort()).toEqual(['1', '2', '3', '4']);
+  }, 60_000);
+
+  it('inbound webhook: a signed POST to webhook_url runs the workflow; an unsigned one is 401', async () => {
+    const secret = `hook-${randomUUID()}`;
+    const workflow = await createWorkflow({
+      name: 'hooked',
+      trigger_type: 'webhook',
+      trigger_config: { secret },
+      nodes: echo('hello {{trigger.name}}'),
+    });
+    expect(workflow.webhook_url).toMatch(new RegExp(`^${base}/api/hooks/[A-Za-z0-9_-]{43}$`));
+    const raw = JSON.stringify({ name: 'Ada' });
+    const post = (headers: Record<string, string>) =>
+      fetch(workflow.webhook_url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: raw,
+      });
+
+    const unsigned = await post({});
+    expect(unsigned.status).toBe(401);
+    expect(((await unsigned.json()) as Json).error.code).toBeTypeOf('string');
+    expect((await post({ 'X-Webhook-Signature': hexHmac('wrong secret', raw) })).status).toBe(401);
+    expect(await executionsOf(workflow.id)).toEqual([]);
+
+    const signed = await post({ 'X-Webhook-Signature': hexHmac(secret, raw) });
+    expect(signed.status).toBe(202);
+    const { execution_ids } = (await signed.json()) as { execution_ids: string[] };
+    expect(execution_ids.length).toBeGreaterThanOrEqual(1);
+    const execution = await settled(execution_ids[0] as string);
+    expect(execution).toMatchObject({
+      status: 'success',
+      workflow_id: workflow.id,
+      trigger: 'webhook',
+      event: 'webhook.received',
+    });
+    expect(execution.steps[0].output).toEqual({ seen: 'hello Ada' });
+  }, 60_000);
+
+  it('`weft triggers reconcile --json` recreates a lost schedule and removes an orphaned one', async () => {
+    const lost = triggerScheduleId('polling', pollingWorkflowId);
+    const orphan = triggerScheduleId('schedule', randomUUID());
+    await temporal.schedule.getHandle(lost).delete();
+    await temporal.schedule.create({
+      scheduleId: orphan,
+      spec: { cronExpressions: ['0 0 1 1 *'] },
+      action: { type: 'startWorkflow', workflowType: 'scheduledFire', taskQueue: 'weft', args: [] },
+      state: { paused: true },
+    });
+    // The reconciler reads Temporal's schedule list, which follows changes a moment later.
+    await eventually(
+      'the schedule list shows the drift',
+      listedScheduleIds,
+      (ids) => ids.has(orphan) && !ids.has(lost),
+    );
+
+    const report = await cli<Json>('triggers', 'reconcile', '--json');
+    expect(report).toMatchObject({ created: [lost], deleted: [orphan], updated: [], paused: [], failed: [] });
+    expect(report.unchanged).toBeGreaterThanOrEqual(1); // the every-minute schedule
+    expect(await scheduleExists(lost)).toBe(true);
+    expect(await scheduleExists(orphan)).toBe(false);
+  }, 60_000);
+
+  it('stops cleanly on Ctrl-C and reuses its data on the next start', async () => {
+    const names = async () =>
+      ((await api('GET', '/workflows?per_page=100')).json.data as { name: string }[])
+        .map((w) => w.name)
+        .sort();
+    const before = await names();
+    expect(before).toContain('survives restarts');
+
+    await connection?.close();
+    connection = undefined;
+    cart.stoppedAt = Date.now();
+    expect(await stop(running as ChildProcess)).toBe(0);
     running = undefined;
     for (const port of Object.values(ports))
       expect(await portAnswers(port), `port ${port} still open`).toBe(false);
 
+    cart.restartedAt = Date.now();
     const second = await startUp();
     running = second.child;
-    try {
-      const list = await fetch(`${base}/api/v1/workflows`, { headers: { 'X-Api-Key': key.key as string } });
-      expect(list.status).toBe(200);
-      const body = (await list.json()) as { data: { name: string }[] };
-      expect(body.data.map((w) => w.name)).toEqual(['survives restarts']);
-    } finally {
-      running = undefined;
-      expect(await stop(second.child)).toBe(0);
-    }
-  }, 300_000);
+    expect(await names()).toEqual(before);
+  }, 240_000);
+
+  it('cart.abandoned (2/2): fires once with the cart payload after a quiet minute, across the restart', async () => {
+    const runs = await eventually(
+      'cart.abandoned runs',
+      () => executionsOf(cart.workflowId),
+      (list) => list.length > 0,
+      Math.max(cart.publishedAt + 150_000 - Date.now(), 1000),
+    );
+    expect(runs).toHaveLength(1);
+    const execution = await settled(runs[0].id);
+    expect(execution).toMatchObject({ status: 'success', trigger: 'event', event: 'cart.abandoned' });
+    expect(execution.steps[0].output).toEqual({ seen: `${cart.id} worth 42` });
+    // Not before the inactivity period had passed (the server's clock is this machine's).
+    const startedAt = Date.parse(execution.started_at);
+    expect(startedAt - cart.publishedAt).toBeGreaterThanOrEqual(59_000);
+    // When the stack went down before the timer was due (the usual timing), the restarted one fired it.
+    if (cart.stoppedAt < cart.publishedAt + 60_000) expect(startedAt).toBeGreaterThan(cart.restartedAt);
+  }, 160_000);
+
+  it('stops the restarted stack cleanly', async () => {
+    const child = running as ChildProcess;
+    running = undefined;
+    expect(await stop(child)).toBe(0);
+  }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { percentile } from './load';
+import { closedLoop } from './load';
 import { processMemory } from './process-memory';
 import { fmt, startBenchStack, BENCH_TASK_QUEUE as TASK_QUEUE } from './stack';
 
@@ -27,31 +27,6 @@ const FOUR_NODES = {
     { source: 'check', target: 'small', source_handle: 'false' },
   ],
 };
-
-/** Runs `total` tasks with `concurrency` in flight; returns per-task latencies (ms) and elapsed seconds. */
-async function closedLoop(total: number, concurrency: number, task: (i: number) => Promise<void>) {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        const i = next++;
-        const t0 = performance.now();
-        await task(i);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    perSecond: total / seconds,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    seconds,
-  };
-}
 
 /**
  * `weft bench engine`: a fresh Temporal dev server, the project's PostgreSQL, a worker process and an

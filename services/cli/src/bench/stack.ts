@@ -95,7 +95,7 @@ export async function startBenchStack(
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
-      return res.json() as Promise<ApiAnswer>;
+      return (res.status === 204 ? {} : res.json()) as Promise<ApiAnswer>;
     };
     return { base, call, client, admin, organizationId: org.id, worker, api, env, stop };
   } catch (error) {
