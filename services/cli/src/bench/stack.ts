@@ -61,7 +61,7 @@ export async function startBenchStack(
     connection,
     dataConverter: { payloadCodecs: [createEncryptionCodec(env.APP_KEY)] },
   });
-  const admin = postgres(database.adminUrl, { max: 2, onnotice: () => {} });
+  const admin = postgres(database.adminUrl, { max: 8, onnotice: () => {} });
   const base = `http://127.0.0.1:${port}`;
   let organizationId: string | undefined;
 
