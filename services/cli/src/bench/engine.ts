@@ -1,4 +1,4 @@
-import { closedLoop } from './load';
+import { closedLoop, percentile } from './load';
 import { processMemory } from './process-memory';
 import { fmt, startBenchStack, BENCH_TASK_QUEUE as TASK_QUEUE } from './stack';
 
@@ -74,13 +74,20 @@ export async function benchEngineCommand(options: {
     }
     const flow: Record<number, number> = {};
     for (const c of options.concurrency) {
+      const acceptMs: number[] = [];
       const r = await closedLoop(options.executions, c, async (i) => {
+        const t0 = performance.now();
         const accepted = await call('POST', '/events', { event: 'bench.tick', payload: { total: i % 200 } });
+        acceptMs.push(performance.now() - t0);
         const result = await client.workflow.getHandle(`exec-${accepted.execution_ids[0]}`).result();
         if (result.status !== 'success') throw new Error(`execution ended ${result.status}`);
       });
       flow[c] = r.perSecond;
       row('(b) POST /events → 4-node workflow → done', c, r);
+      acceptMs.sort((a, b) => a - b);
+      process.stdout.write(
+        `    of which the 202 of POST /events: p50 ${fmt(percentile(acceptMs, 50), 2)} ms, p99 ${fmt(percentile(acceptMs, 99), 2)} ms\n`,
+      );
     }
     for (const c of options.concurrency) {
       process.stdout.write(
