@@ -38,9 +38,13 @@ function parseCron(cron: string, timezone?: string): Cron {
   return new Cron(cron, { mode: '5-part', domAndDow: true, paused: true, timezone });
 }
 
+/** Room for any sensible list of values; a cron expression longer than this is a mistake or an attack. */
+const MAX_CRON_LENGTH = 256;
+
 export const CronExpression = z
   .string()
   .trim()
+  .max(MAX_CRON_LENGTH)
   .superRefine((value, ctx) => {
     const fields = value.split(/\s+/);
     if (fields.length !== 5) {
@@ -59,7 +63,10 @@ export const CronExpression = z
       return;
     }
     try {
-      parseCron(fields.join(' '));
+      // A valid pattern may still match no date at all (`0 0 30 2 *`): its schedule would never fire.
+      if (parseCron(fields.join(' ')).nextRun() === null) {
+        ctx.addIssue({ code: 'custom', message: 'never fires: no date matches every field' });
+      }
     } catch (error) {
       ctx.addIssue({
         code: 'custom',
@@ -106,7 +113,12 @@ export const TriggerConfigByType = {
         .string()
         .min(1)
         .max(2048)
-        .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http(s) URL'),
+        .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an http(s) URL')
+        // The outbound client refuses credentials in a URL at every poll: refuse them at save too.
+        .refine(
+          (v) => !URL.canParse(v) || (new URL(v).username === '' && new URL(v).password === ''),
+          'must not contain a user name or password (send credentials in headers)',
+        ),
       method: z.enum(['GET', 'POST']).default('GET'),
       headers: HeaderMap.optional(),
       interval_minutes: z.number().int().min(1).max(10080).optional(),

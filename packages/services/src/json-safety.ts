@@ -2,7 +2,8 @@ const MAX_DEPTH = 64;
 
 /**
  * The first value in parsed JSON that would crash or poison later code: nesting deeper than 64,
- * NUL characters and lone surrogates (PostgreSQL cannot store either), in values or keys.
+ * NUL characters and lone surrogates (PostgreSQL cannot store either), in values or keys, and
+ * numbers too large for a double (`1e309` parses as Infinity, which JSON.stringify turns into null).
  * Iterative walk (no recursion, so a 100k-deep array cannot overflow the stack).
  */
 export function findUnsafeJsonValue(root: unknown): { path: string; message: string } | undefined {
@@ -12,6 +13,10 @@ export function findUnsafeJsonValue(root: unknown): { path: string; message: str
     if (typeof value === 'string') {
       if (value.includes('\0')) return { path, message: 'must not contain NUL characters' };
       if (!value.isWellFormed()) return { path, message: 'must be valid Unicode' };
+      continue;
+    }
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return { path, message: 'number is too large' };
       continue;
     }
     if (value === null || typeof value !== 'object') continue;

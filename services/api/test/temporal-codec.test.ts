@@ -129,6 +129,16 @@ describe('Temporal UI codec endpoint', () => {
     expect(JSON.parse(Buffer.from(decoded.payloads[0].data, 'base64').toString())).toEqual({ secret: true });
   });
 
+  it('a body over 8 MiB is 413', async () => {
+    const res = await fetch(`${base}/api/temporal-codec/decode`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ payloads: [{ metadata: {}, data: 'A'.repeat(9 * 1024 * 1024) }] }),
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as any).error.code).toBe('payload_too_large');
+  });
+
   it('bad bodies are 422 in the error envelope; tampered payloads are refused', async () => {
     const post = (body: string) =>
       fetch(`${base}/api/temporal-codec/decode`, {

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { z } from 'zod';
 import { errorBody } from '../../error-handler';
@@ -79,8 +80,25 @@ export function codecAccess(c: Context, deps: CodecEndpointDeps): Response | und
   );
 }
 
-/** CORS for the Temporal UI (it calls the endpoint from the engineer's browser). */
+/**
+ * The UI sends whole histories' payloads in one request (each up to Temporal's 2 MB, base64 adds a
+ * third): 8 MiB, well above what one page of history holds.
+ */
+export const CODEC_MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/** CORS for the Temporal UI (it calls the endpoint from the engineer's browser), and the body limit. */
 export function registerCodecCors(app: Hono, deps: CodecEndpointDeps) {
+  app.use(
+    '/api/temporal-codec/*',
+    bodyLimit({
+      maxSize: CODEC_MAX_BODY_BYTES,
+      onError: (c) =>
+        c.json(
+          errorBody('payload_too_large', `The request body exceeds ${CODEC_MAX_BODY_BYTES} bytes.`),
+          413,
+        ),
+    }),
+  );
   app.use(
     '/api/temporal-codec/*',
     cors({
