@@ -1,4 +1,8 @@
 import { createHmac } from 'node:crypto';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { signWebhook, verifyWebhookSignature } from './signing';
 
@@ -43,5 +47,29 @@ describe('webhook signing', () => {
     });
     expect(verifyWebhookSignature('k', bytes, stale, now + 301)).toBe(false);
     expect(verifyWebhookSignature('k', bytes, stale, now + 299)).toBe(true);
+  });
+});
+
+describe('the verification snippet in README.md', () => {
+  it('accepts what Weft signs and refuses another secret, a changed body, a replay and no headers', async () => {
+    const readme = await readFile(
+      path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../README.md'),
+      'utf8',
+    );
+    const snippet = readme.match(/Verifying a delivery in Node[\s\S]*?```js\n([\s\S]*?)```/)?.[1];
+    expect(snippet).toContain('export function isFromWeft');
+    const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'weft-snippet-')), 'verify.mjs');
+    await writeFile(file, snippet ?? '');
+    const { isFromWeft } = (await import(file)) as {
+      isFromWeft(raw: Buffer, headers: Record<string, string>, secret: string): boolean;
+    };
+    const seconds = Math.floor(Date.now() / 1000);
+    const signed = signWebhook('whsec_abc', 'd1', seconds, body);
+    expect(isFromWeft(Buffer.from(body), { ...signed }, 'whsec_abc')).toBe(true);
+    expect(isFromWeft(Buffer.from(body), { ...signed }, 'whsec_other')).toBe(false);
+    expect(isFromWeft(Buffer.from(`${body} `), { ...signed }, 'whsec_abc')).toBe(false);
+    const replayed = signWebhook('whsec_abc', 'd1', seconds - 600, body);
+    expect(isFromWeft(Buffer.from(body), { ...replayed }, 'whsec_abc')).toBe(false);
+    expect(isFromWeft(Buffer.from(body), {}, 'whsec_abc')).toBe(false);
   });
 });
