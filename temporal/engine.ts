@@ -1,7 +1,7 @@
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import { type Database, schema, withTenant } from '@weft/db';
-import { cartWatcherWorkflowId, type ExecutionEngine } from '@weft/services';
+import { cartWatcherWorkflowId, type ExecutionEngine, type LoadedExecution } from '@weft/services';
 import { and, eq, sql } from 'drizzle-orm';
 import { removeTriggerSchedules, syncTriggerSchedules } from './schedules';
 import {
@@ -14,6 +14,9 @@ import {
   RETRY_SIGNAL,
   SEARCH_ATTRIBUTES,
 } from './shared';
+
+/** A recorded execution up to this size (JSON characters) is handed to its workflow at start. */
+const SNAPSHOT_IN_START_LIMIT = 64 * 1024;
 
 /** Above this many executions, one dispatcher workflow starts them, so the caller waits for one start. */
 const DIRECT_START_LIMIT = 16;
@@ -33,17 +36,23 @@ export function createTemporalEngine(deps: {
 }): TemporalEngine {
   const { client, taskQueue } = deps;
 
-  const startOne = async (organizationId: string, executionId: string) => {
+  const startOne = async (organizationId: string, executionId: string, snapshot?: LoadedExecution) => {
     try {
       await client.workflow.start('executeGraph', {
         workflowId: executionWorkflowId(executionId),
         taskQueue,
-        args: [{ executionId, organizationId }],
+        args: [snapshot ? { executionId, organizationId, snapshot } : { executionId, organizationId }],
         // Temporal dispatches backlogged tasks fairly across fairness keys: one organization's flood
         // cannot starve another's executions (activities inherit the key from their workflow).
         priority: { fairnessKey: organizationId },
         typedSearchAttributes: new TypedSearchAttributes([
           { key: SEARCH_ATTRIBUTES.organizationId, value: organizationId },
+          ...(snapshot
+            ? [
+                { key: SEARCH_ATTRIBUTES.workflowId, value: snapshot.workflowId },
+                { key: SEARCH_ATTRIBUTES.trigger, value: snapshot.trigger },
+              ]
+            : []),
         ]),
       });
     } catch (error) {
@@ -57,10 +66,16 @@ export function createTemporalEngine(deps: {
       await Promise.all(executionIds.map((id) => startOne(organizationId, id)));
     },
 
-    async start(organizationId, executionIds) {
+    async start(organizationId, executionIds, snapshots = []) {
       if (executionIds.length === 0) return;
       if (executionIds.length <= DIRECT_START_LIMIT) {
-        await Promise.all(executionIds.map((id) => startOne(organizationId, id)));
+        // Only small snapshots ride along: the start input must stay far below Temporal's 2 MB.
+        const snapshotOf = new Map(
+          snapshots
+            .filter((s) => JSON.stringify(s).length <= SNAPSHOT_IN_START_LIMIT)
+            .map((s) => [s.executionId, s]),
+        );
+        await Promise.all(executionIds.map((id) => startOne(organizationId, id, snapshotOf.get(id))));
         return;
       }
       try {

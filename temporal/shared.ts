@@ -19,6 +19,7 @@ export function executionWorkflowId(executionId: string): string {
 export type {
   ExecutionProgress as ProgressUpdate,
   ExecutionStatus,
+  LoadedExecution,
   StepError,
   StepProgress as StepRecord,
 } from '@weft/services';

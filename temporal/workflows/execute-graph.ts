@@ -36,6 +36,7 @@ import {
   EVENT_SIGNAL,
   type EventSignal,
   type ExecutionStatus,
+  type LoadedExecution,
   RETRY_SIGNAL,
   type RetrySignal,
   SEARCH_ATTRIBUTES,
@@ -119,14 +120,21 @@ function stepErrorOf(error: unknown): StepError {
 export async function executeGraph(args: {
   executionId: string;
   organizationId: string;
+  /** The recorded execution, when the starter had it at hand (absent in older histories: replay loads). */
+  snapshot?: LoadedExecution;
 }): Promise<{ status: ExecutionStatus }> {
-  const loaded = await loadExecution(args);
+  const loaded =
+    args.snapshot ??
+    (await loadExecution({ executionId: args.executionId, organizationId: args.organizationId }));
   if (!loaded) return { status: 'failed' };
   const execution = loaded;
-  upsertSearchAttributes({
-    [SEARCH_ATTRIBUTES.workflowId.name]: [execution.workflowId],
-    [SEARCH_ATTRIBUTES.trigger.name]: [execution.trigger],
-  });
+  // Set at start when the starter had the snapshot (one visibility write fewer); else set them now.
+  if (workflowInfo().typedSearchAttributes.get(SEARCH_ATTRIBUTES.trigger) === undefined) {
+    upsertSearchAttributes({
+      [SEARCH_ATTRIBUTES.workflowId.name]: [execution.workflowId],
+      [SEARCH_ATTRIBUTES.trigger.name]: [execution.trigger],
+    });
+  }
 
   const nodes = execution.graph.nodes as GraphNode[];
   const edges = execution.graph.edges as GraphEdge[];

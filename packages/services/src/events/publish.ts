@@ -10,6 +10,7 @@ import {
 } from '../carts/cart-activity';
 import type { VerbArgs } from '../context';
 import type { ExecutionEngine } from '../executions/engine';
+import { loadedExecutionOf } from '../executions/progress';
 import { StoredText } from '../text';
 
 export const PublishEventInput = z.object({
@@ -66,8 +67,11 @@ export async function publishEvent({
   // One statement copies every matching workflow's graph into a pending execution inside PostgreSQL:
   // a fan-out to hundreds of workflows costs one round trip, not a read and a write of every graph.
   // (uuidv7() is built into PostgreSQL 18, the version Weft runs on.)
-  const { executionIds, cartActivity } = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
-    const rows = await tx.execute<{ id: string }>(sql`
+  const { executionIds, snapshots, cartActivity } = await withTenant(
+    ctx.db,
+    ctx.organizationId,
+    async (tx) => {
+      const rows = await tx.execute<Parameters<typeof loadedExecutionOf>[0]>(sql`
       insert into executions (id, organization_id, workflow_id, workflow_name, workflow_version, graph, status,
                               trigger, event, trigger_payload, parent_execution_id)
       select uuidv7(), ${t.organizationId}, ${t.id}, ${t.name}, ${t.version},
@@ -77,32 +81,34 @@ export async function publishEvent({
       from ${t}
       where ${and(eq(t.organizationId, ctx.organizationId), eq(t.status, 'active'), hooked ? or(listens, hooked) : listens)}
       order by ${hooked ? sql`(${hooked}) desc, ${t.id}` : t.id}
-      returning id`);
-    // The organization's own event names for the catalog: one upsert per publish, in this transaction.
-    await tx
-      .insert(schema.eventNames)
-      .values({ organizationId: ctx.organizationId, name: input.event })
-      .onConflictDoUpdate({
-        target: [schema.eventNames.organizationId, schema.eventNames.name],
-        set: { lastSeenAt: sql`now()` },
-      });
-    let cartActivity: CartActivity | null = null;
-    if (cartId !== null && refreshesCartTimer(input.event)) {
-      const s = schema.organizationSettings;
-      const [settings] = await tx
-        .select({ minutes: s.cartInactivityMinutes })
-        .from(s)
-        .where(eq(s.organizationId, ctx.organizationId));
-      cartActivity = {
-        event: input.event,
-        payload: input.payload,
-        inactivityMinutes: settings?.minutes ?? DEFAULT_CART_INACTIVITY_MINUTES,
-      };
-    }
-    return { executionIds: rows.map((r) => r.id), cartActivity };
-  });
+      returning id, organization_id, workflow_id, workflow_name, graph, trigger, event, trigger_payload,
+                started_at, status, attempt`);
+      // The organization's own event names for the catalog: one upsert per publish, in this transaction.
+      await tx
+        .insert(schema.eventNames)
+        .values({ organizationId: ctx.organizationId, name: input.event })
+        .onConflictDoUpdate({
+          target: [schema.eventNames.organizationId, schema.eventNames.name],
+          set: { lastSeenAt: sql`now()` },
+        });
+      let cartActivity: CartActivity | null = null;
+      if (cartId !== null && refreshesCartTimer(input.event)) {
+        const s = schema.organizationSettings;
+        const [settings] = await tx
+          .select({ minutes: s.cartInactivityMinutes })
+          .from(s)
+          .where(eq(s.organizationId, ctx.organizationId));
+        cartActivity = {
+          event: input.event,
+          payload: input.payload,
+          inactivityMinutes: settings?.minutes ?? DEFAULT_CART_INACTIVITY_MINUTES,
+        };
+      }
+      return { executionIds: rows.map((r) => r.id), snapshots: rows.map(loadedExecutionOf), cartActivity };
+    },
+  );
   await Promise.all([
-    engine.start(ctx.organizationId, executionIds),
+    engine.start(ctx.organizationId, executionIds, snapshots),
     engine.deliverEvent(ctx.organizationId, input.event, input.payload),
     cartId !== null && cartActivity ? engine.touchCart(ctx.organizationId, cartId, cartActivity) : undefined,
     cartId !== null && closesCartTimer(input.event)

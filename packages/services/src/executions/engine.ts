@@ -1,13 +1,17 @@
 import type { CartActivity } from '../carts/cart-activity';
 import type { TimedWorkflow } from '../triggers/timed-workflow';
+import type { LoadedExecution } from './progress';
 
 /**
  * What service verbs need from the execution engine (Temporal). Implemented in temporal/engine.ts
  * and injected, so services stay free of Temporal client code and tests can run verbs alone.
  */
 export interface ExecutionEngine {
-  /** Starts the Temporal workflows of executions already recorded as `pending`. Idempotent. */
-  start(organizationId: string, executionIds: string[]): Promise<void>;
+  /**
+   * Starts the Temporal workflows of executions already recorded as `pending`. Idempotent.
+   * `snapshots` (optional) are the just-recorded rows, handed to the workflows so they need not read them.
+   */
+  start(organizationId: string, executionIds: string[], snapshots?: LoadedExecution[]): Promise<void>;
   /** Resumes a failed execution at its failed node. Resolves false when the run no longer exists. */
   retry(
     executionId: string,

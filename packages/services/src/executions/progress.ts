@@ -138,7 +138,39 @@ export interface LoadedExecution {
   attempt: number;
 }
 
-/** What the execution workflow loads when it starts (its start arguments carry only ids). */
+/** The snapshot an execution runs from, out of its `executions` row (drizzle or raw SQL names). */
+export function loadedExecutionOf(row: {
+  id: string;
+  organization_id: string;
+  workflow_id: string;
+  workflow_name: string;
+  graph: unknown;
+  trigger: string;
+  event: string | null;
+  trigger_payload: unknown;
+  started_at: string | Date;
+  status: string;
+  attempt: number;
+}): LoadedExecution {
+  return {
+    executionId: row.id,
+    organizationId: row.organization_id,
+    workflowId: row.workflow_id,
+    workflowName: row.workflow_name,
+    graph: row.graph as LoadedExecution['graph'],
+    trigger: row.trigger,
+    event: row.event,
+    payload: row.trigger_payload,
+    startedAt: new Date(row.started_at).toISOString(),
+    status: row.status,
+    attempt: row.attempt,
+  };
+}
+
+/**
+ * What the execution workflow loads when it starts, unless the starter handed it the snapshot it
+ * had just recorded (POST /events does, saving the workflow a round trip to PostgreSQL).
+ */
 export async function loadExecution(
   db: Database,
   ref: { executionId: string; organizationId: string },
@@ -148,17 +180,17 @@ export async function loadExecution(
     tx.select().from(e).where(eq(e.id, ref.executionId)),
   );
   if (!row) return null;
-  return {
-    executionId: row.id,
-    organizationId: row.organizationId,
-    workflowId: row.workflowId,
-    workflowName: row.workflowName,
-    graph: row.graph as LoadedExecution['graph'],
+  return loadedExecutionOf({
+    id: row.id,
+    organization_id: row.organizationId,
+    workflow_id: row.workflowId,
+    workflow_name: row.workflowName,
+    graph: row.graph,
     trigger: row.trigger,
     event: row.event,
-    payload: row.triggerPayload,
-    startedAt: row.startedAt.toISOString(),
+    trigger_payload: row.triggerPayload,
+    started_at: row.startedAt,
     status: row.status,
     attempt: row.attempt,
-  };
+  });
 }
