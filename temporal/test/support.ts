@@ -21,6 +21,7 @@ import {
   createOrgWithKey,
   createTestDatabase,
   jsonRequester,
+  pollExecution,
   startTemporalDevServer,
   type TestDatabase,
   workflowBundle,
@@ -28,7 +29,6 @@ import {
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const TASK_QUEUE = 'weft';
-const TERMINAL = new Set(['success', 'partial', 'failed', 'cancelled']);
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -259,15 +259,10 @@ export async function createStack(options: { appKey?: Uint8Array } = {}): Promis
       const { organizationId, key } = await createOrgWithKey(db.app.db, name);
       return { organizationId, key };
     },
-    async waitForExecution(key, id, done = (e) => TERMINAL.has(e.status), timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      let last: any;
-      while (Date.now() < deadline) {
-        const res = await request('GET', `/api/v1/executions/${id}`, { key });
-        last = await res.json();
-        if (res.status === 200 && done(last)) return last;
-        await sleep(100);
-      }
+    async waitForExecution(key, id, done, timeoutMs = 30_000) {
+      const polled = await pollExecution(request, key, id, { done, timeoutMs, intervalMs: 100 });
+      if (!polled.timedOut) return polled.execution;
+      const last = polled.last;
       throw new Error(
         `execution ${id} did not reach the expected state: ${JSON.stringify({
           status: last?.status,

@@ -8,7 +8,7 @@ import { createEncryptionCodec } from '@weft/temporal/codec';
 import { createTemporalEngine } from '@weft/temporal/engine';
 import { createWorker } from '@weft/worker';
 import { createTestDatabase, type TestDatabase } from './database';
-import { createOrgWithKey, jsonRequester } from './requests';
+import { createOrgWithKey, jsonRequester, pollExecution } from './requests';
 import { startTemporalDevServer, startTimeSkippingServer, workflowBundle } from './temporal';
 
 export interface EngineHarness {
@@ -46,8 +46,6 @@ export interface EngineHarness {
   restartWorker(): Promise<void>;
   close(): Promise<void>;
 }
-
-const TERMINAL = new Set(['success', 'partial', 'failed', 'cancelled']);
 
 type Timestamp = { seconds?: unknown; nanos?: number | null } | null | undefined;
 /** A protobuf Timestamp or Duration (seconds may be a Long) in ms. */
@@ -210,16 +208,10 @@ export async function createEngineHarness(
       const { organizationId, key } = await createOrgWithKey(db.app.db, name);
       return { organizationId, key };
     },
-    async waitForExecution(key, id, done = (e) => TERMINAL.has(e.status), timeoutMs = 20_000) {
-      const deadline = Date.now() + timeoutMs;
-      let last: any;
-      while (Date.now() < deadline) {
-        const res = await request('GET', `/api/v1/executions/${id}`, { key });
-        last = await res.json();
-        if (res.status === 200 && done(last)) return last;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`execution ${id} did not reach the expected state: ${JSON.stringify(last)}`);
+    async waitForExecution(key, id, done, timeoutMs = 20_000) {
+      const polled = await pollExecution(request, key, id, { done, timeoutMs, intervalMs: 50 });
+      if (!polled.timedOut) return polled.execution;
+      throw new Error(`execution ${id} did not reach the expected state: ${JSON.stringify(polled.last)}`);
     },
     async waitForResult(executionId, timeoutMs = 20_000) {
       const handle = client.workflow.getHandle(`exec-${executionId}`);

@@ -30,3 +30,27 @@ export async function createOrgWithKey(db: Database, name: string, permissions: 
   });
   return { organizationId: org.id, key: created.key, apiKeyId: created.id };
 }
+
+export const TERMINAL_STATUSES = new Set(['success', 'partial', 'failed', 'cancelled']);
+
+/**
+ * Polls GET /executions/{id} until `done(execution)` or the deadline. Resolves the execution, or
+ * `{ timedOut: true, last }` so each harness can explain a timeout its own way.
+ */
+export async function pollExecution(
+  request: JsonRequest,
+  key: string,
+  id: string,
+  options: { done?: (execution: any) => boolean; timeoutMs: number; intervalMs: number },
+): Promise<{ timedOut: false; execution: any } | { timedOut: true; last: any }> {
+  const done = options.done ?? ((e: any) => TERMINAL_STATUSES.has(e.status));
+  const deadline = Date.now() + options.timeoutMs;
+  let last: any;
+  while (Date.now() < deadline) {
+    const res = await request('GET', `/api/v1/executions/${id}`, { key });
+    last = await res.json();
+    if (res.status === 200 && done(last)) return { timedOut: false, execution: last };
+    await new Promise((r) => setTimeout(r, options.intervalMs));
+  }
+  return { timedOut: true, last };
+}
