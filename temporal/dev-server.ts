@@ -39,6 +39,8 @@ export interface DevServerOptions {
    * OFF skips the fsyncs too, as Temporal's own SDK stress tests run it, for throughput runs.
    */
   sqliteSynchronous?: 'NORMAL' | 'OFF';
+  /** Serve the server's Prometheus metrics on this port (`/metrics`), for benchmarks and operators. */
+  metricsPort?: number;
   /** The Web UI decodes payloads through this remote codec (the API's /api/temporal-codec). */
   uiCodecEndpoint?: string;
   log?: (line: string) => void;
@@ -75,6 +77,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     `synchronous=${options.sqliteSynchronous ?? 'NORMAL'}`,
     '--log-level',
     'warn',
+    ...(options.metricsPort ? ['--metrics-port', String(options.metricsPort)] : []),
     ...(options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
     ...FAIRNESS_DYNAMIC_CONFIG.flatMap((value) => ['--dynamic-config-value', value]),
     ...Object.values(SEARCH_ATTRIBUTES).flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]),

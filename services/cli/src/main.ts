@@ -25,7 +25,7 @@ Usage:
   ./weft settings set --org ORG_ID --cart-inactivity-minutes N [--json]
   ./weft triggers reconcile [--json]         repair schedule/polling workflows' Temporal Schedules
   ./weft bench api [--workflows 10000] [--seconds 10] [--concurrency 1,16,64]
-  ./weft bench engine [--executions 2000] [--concurrency 1,16,64] [--fanout 500] [--waiting 1000] [--sqlite-sync-off]
+  ./weft bench engine [--executions 2000] [--concurrency 1,16,64] [--fanout 500] [--waiting 1000] [--sqlite-sync-off] [--json]
   ./weft bench triggers [--deliveries 2000] [--concurrency 64] [--pollers 100] [--polls 4] [--schedules 200] [--minutes 5]
 `;
 
@@ -113,16 +113,18 @@ async function main(argv: string[]): Promise<void> {
           .filter((n) => n > 0),
       });
     case 'bench engine':
-      return benchEngineCommand({
+      await benchEngineCommand({
         executions: Number(values.executions),
         fanout: Number(values.fanout),
         waiting: Number(values.waiting),
         sqliteSynchronous: values['sqlite-sync-off'] ? 'OFF' : 'NORMAL',
+        json,
         concurrency: (values.concurrency ?? '')
           .split(',')
           .map(Number)
           .filter((n) => n > 0),
       });
+      return;
     case 'bench triggers':
       return benchTriggersCommand({
         deliveries: Number(values.deliveries),

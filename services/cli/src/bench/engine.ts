@@ -1,3 +1,4 @@
+import { describeCost, type ScenarioCost } from './cost-probe';
 import { closedLoop, percentile } from './load';
 import { processMemory } from './process-memory';
 import { fmt, startBenchStack, BENCH_TASK_QUEUE as TASK_QUEUE } from './stack';
@@ -28,11 +29,38 @@ const FOUR_NODES = {
   ],
 };
 
+interface Throughput {
+  concurrency: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  cost: ScenarioCost;
+}
+
+/** Everything `weft bench engine --json` prints, as one object. */
+export interface EngineBenchResult {
+  noop: Throughput[];
+  flow: (Throughput & { acceptP50Ms: number; acceptP99Ms: number })[];
+  ratio: { concurrency: number; value: number }[];
+  fanout: { workflows: number; acceptedMs: number; allTerminalSeconds: number } | null;
+  waiting: {
+    executions: number;
+    workerRssMiB: number;
+    workerRssBeforeMiB: number;
+    workerPeakMiB: number;
+  } | null;
+  apiRssMiB: number;
+}
+
+const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+
 /**
  * `weft bench engine`: a fresh Temporal dev server, the project's PostgreSQL, a worker process and an
  * API process, all on this machine. (a) raw Temporal no-op workflows; (b) POST /events → a 4-node
- * workflow → terminal; (c) the ratio; (d) one event fanned out to 500 workflows; (e) worker memory
- * with 1,000 executions waiting on a delay.
+ * workflow → terminal; (c) the ratio; (d) one event fanned out to N workflows; (e) worker memory
+ * with N executions waiting on a delay. Each throughput scenario also reports CPU ms per execution
+ * of every process and the Temporal server's persistence and matching figures, so a change is
+ * judged by where the time went. `json`: the human lines go to stderr, one JSON object to stdout.
  */
 export async function benchEngineCommand(options: {
   sqliteSynchronous?: 'NORMAL' | 'OFF';
@@ -40,10 +68,21 @@ export async function benchEngineCommand(options: {
   concurrency: number[];
   fanout: number;
   waiting: number;
-}) {
+  json?: boolean;
+}): Promise<EngineBenchResult> {
+  const out = options.json ? process.stderr : process.stdout;
+  const say = (line: string) => out.write(`${line}\n`);
   const stack = await startBenchStack({ sqliteSynchronous: options.sqliteSynchronous });
-  const { call, client, admin, worker, api } = stack;
+  const { call, client, admin, worker, api, probe } = stack;
   const org = { id: stack.organizationId };
+  const result: EngineBenchResult = {
+    noop: [],
+    flow: [],
+    ratio: [],
+    fanout: null,
+    waiting: null,
+    apiRssMiB: 0,
+  };
   try {
     await call('POST', '/workflows', FOUR_NODES);
 
@@ -53,93 +92,140 @@ export async function benchEngineCommand(options: {
       await client.workflow.getHandle(`exec-${r.execution_ids[0]}`).result();
     }
 
-    process.stdout.write(
-      `\n${'scenario'.padEnd(44)} ${'conc'.padStart(4)} ${'exec/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}\n`,
+    say(
+      `\n${'scenario'.padEnd(44)} ${'conc'.padStart(4)} ${'exec/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}`,
     );
-    const row = (name: string, c: number, r: { perSecond: number; p50: number; p99: number }) =>
-      process.stdout.write(
-        `${name.padEnd(44)} ${String(c).padStart(4)} ${fmt(r.perSecond).padStart(8)} ${fmt(r.p50, 2).padStart(8)} ${fmt(r.p99, 2).padStart(8)}\n`,
+    const row = (name: string, t: Throughput) => {
+      say(
+        `${name.padEnd(44)} ${String(t.concurrency).padStart(4)} ${fmt(t.perSecond).padStart(8)} ${fmt(t.p50Ms, 2).padStart(8)} ${fmt(t.p99Ms, 2).padStart(8)}`,
       );
+      for (const line of describeCost(t.cost)) say(line);
+    };
 
-    const raw: Record<number, number> = {};
     for (const c of options.concurrency) {
-      const r = await closedLoop(options.executions, c, async (i) => {
-        await client.workflow.execute('noop', {
-          workflowId: `noop-${c}-${i}-${Date.now()}`,
-          taskQueue: TASK_QUEUE,
-        });
-      });
-      raw[c] = r.perSecond;
-      row('(a) Temporal no-op workflow', c, r);
+      const before = await probe.begin();
+      const r = await closedLoop(
+        options.executions,
+        c,
+        async (i) => {
+          await client.workflow.execute('noop', {
+            workflowId: `noop-${c}-${i}-${Date.now()}`,
+            taskQueue: TASK_QUEUE,
+          });
+        },
+        { label: `(a) no-op c${c}` },
+      );
+      const t = { concurrency: c, perSecond: round(r.perSecond), p50Ms: round(r.p50), p99Ms: round(r.p99) };
+      result.noop.push({ ...t, cost: await probe.end(before, options.executions) });
+      row('(a) Temporal no-op workflow', result.noop.at(-1) as Throughput);
     }
-    const flow: Record<number, number> = {};
     for (const c of options.concurrency) {
       const acceptMs: number[] = [];
-      const r = await closedLoop(options.executions, c, async (i) => {
-        const t0 = performance.now();
-        const accepted = await call('POST', '/events', { event: 'bench.tick', payload: { total: i % 200 } });
-        acceptMs.push(performance.now() - t0);
-        const result = await client.workflow.getHandle(`exec-${accepted.execution_ids[0]}`).result();
-        if (result.status !== 'success') throw new Error(`execution ended ${result.status}`);
-      });
-      flow[c] = r.perSecond;
-      row('(b) POST /events → 4-node workflow → done', c, r);
+      const before = await probe.begin();
+      const r = await closedLoop(
+        options.executions,
+        c,
+        async (i) => {
+          const t0 = performance.now();
+          const accepted = await call('POST', '/events', {
+            event: 'bench.tick',
+            payload: { total: i % 200 },
+          });
+          acceptMs.push(performance.now() - t0);
+          const done = await client.workflow.getHandle(`exec-${accepted.execution_ids[0]}`).result();
+          if (done.status !== 'success') throw new Error(`execution ended ${done.status}`);
+        },
+        { label: `(b) 4-node c${c}` },
+      );
+      const cost = await probe.end(before, options.executions);
       acceptMs.sort((a, b) => a - b);
-      process.stdout.write(
-        `    of which the 202 of POST /events: p50 ${fmt(percentile(acceptMs, 50), 2)} ms, p99 ${fmt(percentile(acceptMs, 99), 2)} ms\n`,
+      const t = {
+        concurrency: c,
+        perSecond: round(r.perSecond),
+        p50Ms: round(r.p50),
+        p99Ms: round(r.p99),
+        acceptP50Ms: round(percentile(acceptMs, 50)),
+        acceptP99Ms: round(percentile(acceptMs, 99)),
+        cost,
+      };
+      result.flow.push(t);
+      row('(b) POST /events → 4-node workflow → done', t);
+      say(
+        `    of which the 202 of POST /events: p50 ${fmt(t.acceptP50Ms, 2)} ms, p99 ${fmt(t.acceptP99Ms, 2)} ms`,
       );
     }
     for (const c of options.concurrency) {
-      process.stdout.write(
-        `(c) ratio (b)/(a) at concurrency ${c}: ${fmt((flow[c] ?? 0) / (raw[c] ?? 1), 2)}\n`,
+      const flow = result.flow.find((f) => f.concurrency === c)?.perSecond ?? 0;
+      const raw = result.noop.find((f) => f.concurrency === c)?.perSecond ?? 1;
+      result.ratio.push({ concurrency: c, value: round(flow / raw) });
+      say(`(c) ratio (b)/(a) at concurrency ${c}: ${fmt(flow / raw, 2)}`);
+    }
+
+    if (options.fanout > 0) {
+      for (let i = 0; i < options.fanout; i++) {
+        await call('POST', '/workflows', {
+          ...FOUR_NODES,
+          name: `fan ${i}`,
+          trigger_config: { event: 'bench.fanout' },
+        });
+      }
+      const t0 = performance.now();
+      const accepted = await call('POST', '/events', { event: 'bench.fanout', payload: { total: 500 } });
+      const acceptedMs = performance.now() - t0;
+      for (;;) {
+        const [done] =
+          await admin`select count(*)::int as n from executions where organization_id = ${org.id} and event = 'bench.fanout' and status in ('success','partial','failed','cancelled')`;
+        if ((done?.n ?? 0) >= accepted.workflows_triggered) break;
+        if (performance.now() - t0 > 600_000) throw new Error('fan-out did not finish in 10 minutes');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      result.fanout = {
+        workflows: accepted.workflows_triggered,
+        acceptedMs: round(acceptedMs),
+        allTerminalSeconds: round((performance.now() - t0) / 1000),
+      };
+      say(
+        `(d) fan-out to ${accepted.workflows_triggered} workflows: 202 in ${fmt(acceptedMs)} ms, all terminal after ${fmt(result.fanout.allTerminalSeconds, 2)} s`,
       );
     }
 
-    // (d) fan-out
-    for (let i = 0; i < options.fanout; i++) {
-      await call('POST', '/workflows', {
-        ...FOUR_NODES,
-        name: `fan ${i}`,
-        trigger_config: { event: 'bench.fanout' },
+    if (options.waiting > 0) {
+      const sleeper = await call('POST', '/workflows', {
+        name: 'bench sleeper',
+        trigger_type: 'manual',
+        nodes: [{ id: 'nap', type: 'action.delay', config: { duration: '1h' } }],
       });
+      const before = worker.pid ? processMemory(worker.pid) : undefined;
+      await closedLoop(
+        options.waiting,
+        32,
+        async () => {
+          await call('POST', `/workflows/${sleeper.id}/execute`, { input: {} });
+        },
+        { label: '(e) starting waiting executions' },
+      );
+      for (;;) {
+        const [waiting] =
+          await admin`select count(*)::int as n from executions where organization_id = ${org.id} and workflow_id = ${sleeper.id} and status = 'waiting'`;
+        if ((waiting?.n ?? 0) >= options.waiting) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const after = worker.pid ? processMemory(worker.pid) : undefined;
+      result.waiting = {
+        executions: options.waiting,
+        workerRssMiB: round(after?.rssMiB ?? Number.NaN, 1),
+        workerRssBeforeMiB: round(before?.rssMiB ?? Number.NaN, 1),
+        workerPeakMiB: round(after?.peakMiB ?? Number.NaN, 1),
+      };
+      say(
+        `(e) ${options.waiting} executions waiting on a delay: worker RSS ${fmt(result.waiting.workerRssMiB)} MiB (before ${fmt(result.waiting.workerRssBeforeMiB)} MiB, peak ${fmt(result.waiting.workerPeakMiB)} MiB)`,
+      );
     }
-    const t0 = performance.now();
-    const accepted = await call('POST', '/events', { event: 'bench.fanout', payload: { total: 500 } });
-    const acceptedMs = performance.now() - t0;
-    for (;;) {
-      const [row] =
-        await admin`select count(*)::int as n from executions where organization_id = ${org.id} and event = 'bench.fanout' and status in ('success','partial','failed','cancelled')`;
-      if ((row?.n ?? 0) >= accepted.workflows_triggered) break;
-      if (performance.now() - t0 > 600_000) throw new Error('fan-out did not finish in 10 minutes');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    process.stdout.write(
-      `(d) fan-out to ${accepted.workflows_triggered} workflows: 202 in ${fmt(acceptedMs)} ms, all terminal after ${fmt((performance.now() - t0) / 1000, 2)} s\n`,
-    );
-
-    // (e) executions parked on a delay
-    const sleeper = await call('POST', '/workflows', {
-      name: 'bench sleeper',
-      trigger_type: 'manual',
-      nodes: [{ id: 'nap', type: 'action.delay', config: { duration: '1h' } }],
-    });
-    const before = worker.pid ? processMemory(worker.pid) : undefined;
-    await closedLoop(options.waiting, 32, async () => {
-      await call('POST', `/workflows/${sleeper.id}/execute`, { input: {} });
-    });
-    for (;;) {
-      const [row] =
-        await admin`select count(*)::int as n from executions where organization_id = ${org.id} and workflow_id = ${sleeper.id} and status = 'waiting'`;
-      if ((row?.n ?? 0) >= options.waiting) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const after = worker.pid ? processMemory(worker.pid) : undefined;
-    process.stdout.write(
-      `(e) ${options.waiting} executions waiting on a delay: worker RSS ${fmt(after?.rssMiB ?? Number.NaN)} MiB (before ${fmt(before?.rssMiB ?? Number.NaN)} MiB, peak ${fmt(after?.peakMiB ?? Number.NaN)} MiB)\n`,
-    );
-    const apiMemory = api.pid ? processMemory(api.pid) : undefined;
-    process.stdout.write(`API server RSS ${fmt(apiMemory?.rssMiB ?? Number.NaN)} MiB\n`);
+    result.apiRssMiB = round((api.pid ? processMemory(api.pid)?.rssMiB : undefined) ?? Number.NaN, 1);
+    say(`API server RSS ${fmt(result.apiRssMiB)} MiB`);
   } finally {
     await stack.stop();
   }
+  if (options.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+  return result;
 }

@@ -84,21 +84,43 @@ export async function runLoad(options: {
   };
 }
 
-/** Runs `total` tasks with `concurrency` in flight; returns per-task latencies (ms) and elapsed seconds. */
-export async function closedLoop(total: number, concurrency: number, task: (i: number) => Promise<void>) {
+/**
+ * Runs `total` tasks with `concurrency` in flight; returns per-task latencies (ms) and elapsed seconds.
+ * With a `label`, prints a progress line to stderr every second, so a long run never looks hung.
+ */
+export async function closedLoop(
+  total: number,
+  concurrency: number,
+  task: (i: number) => Promise<void>,
+  options: { label?: string } = {},
+) {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        const i = next++;
-        const t0 = performance.now();
-        await task(i);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
+  let reported = 0;
+  const progress = options.label
+    ? setInterval(() => {
+        const done = latencies.length;
+        process.stderr.write(
+          `  ${options.label}: ${done}/${total} done, ${(done - reported).toFixed(0)}/s\n`,
+        );
+        reported = done;
+      }, 1000)
+    : undefined;
+  try {
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < total) {
+          const i = next++;
+          const t0 = performance.now();
+          await task(i);
+          latencies.push(performance.now() - t0);
+        }
+      }),
+    );
+  } finally {
+    clearInterval(progress);
+  }
   latencies.sort((a, b) => a - b);
   const seconds = (performance.now() - started) / 1000;
   return {

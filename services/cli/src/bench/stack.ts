@@ -8,7 +8,9 @@ import postgres from 'postgres';
 import { runStep, spawnService, stopChild, waitForHttp } from '../children';
 import { openDatabase } from '../database';
 import { freePortOnLoopback } from '../free-port';
-import { loadCliEnv, PROJECT_ROOT } from '../project';
+import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
+import { createCostProbe } from './cost-probe';
+import { postmasterPid } from './process-cpu';
 
 export const BENCH_TASK_QUEUE = 'weft-bench';
 
@@ -31,12 +33,14 @@ export async function startBenchStack(
   const env = loadCliEnv();
   const database = await openDatabase(env);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'weft-bench-temporal-'));
+  const metricsPort = await freePortOnLoopback();
   const temporal = await startDevServer({
     cli: await resolveTemporalCli(env.TEMPORAL_CLI, PROJECT_ROOT),
     dbFile: path.join(dir, 'temporal.db'),
     port: await freePortOnLoopback(),
     uiPort: await freePortOnLoopback(),
     namespace: 'default',
+    metricsPort,
     sqliteSynchronous: options.sqliteSynchronous,
   });
   const port = await freePortOnLoopback();
@@ -97,7 +101,16 @@ export async function startBenchStack(
       if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
       return (res.status === 204 ? {} : res.json()) as Promise<ApiAnswer>;
     };
-    return { base, call, client, admin, organizationId: org.id, worker, api, env, stop };
+    const probe = createCostProbe({
+      processes: {
+        api: api.pid,
+        worker: worker.pid,
+        temporal: temporal.process.pid,
+        postgres: database.embedded ? postmasterPid(dataPath(env, 'postgres')) : undefined,
+      },
+      metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+    });
+    return { base, call, client, admin, organizationId: org.id, worker, api, env, probe, stop };
   } catch (error) {
     await stop();
     throw error;
