@@ -19,18 +19,18 @@ import {
   type GraphEdge,
   type GraphNode,
   renderValue,
-} from '@weft/graph';
+} from '@weft/graph/runtime';
 import {
   delayMs,
   durationToMs,
-  getNodeType,
   type RenderedConditionConfig,
   type RenderedSwitchConfig,
   type RenderedTransformConfig,
   runCondition,
   runSwitch,
+  runsInActivity,
   runTransform,
-} from '@weft/nodes';
+} from '@weft/nodes/runtime';
 import type { Activities } from '../activities';
 import {
   EVENT_SIGNAL,
@@ -370,7 +370,7 @@ export async function executeGraph(args: {
             resolvedConfig: config,
           };
         default:
-          if (getNodeType(node.type)?.runsIn === 'activity') {
+          if (runsInActivity(node.type)) {
             return {
               output: await sideEffects.runModuleNode({
                 organizationId: execution.organizationId,
@@ -541,7 +541,7 @@ export async function executeGraph(args: {
           completedAt: new Date().toISOString(),
           durationMs: Date.now() - startedAt,
         });
-        if (getNodeType(node.type)?.runsIn === 'activity') await report();
+        if (runsInActivity(node.type)) await report();
         return { output: result.output, handle: result.handle };
       } catch (error) {
         if (!(error instanceof StepFailure)) throw error;
@@ -605,10 +605,7 @@ export async function executeGraph(args: {
     // computed graphs finish in one workflow task and report once, at the end.
     if (
       nodes.some(
-        (n) =>
-          getNodeType(n.type)?.runsIn === 'activity' ||
-          n.type === 'action.delay' ||
-          n.type === 'action.wait_for_event',
+        (n) => runsInActivity(n.type) || n.type === 'action.delay' || n.type === 'action.wait_for_event',
       )
     ) {
       await report();

@@ -8,6 +8,7 @@ import {
   NODE_TYPES,
   outputHandles,
 } from './registry';
+import { NODE_RUNS_IN, runsInActivity } from './runs-in';
 import { validateNodes } from './validate-nodes';
 
 /** DESIGN.md §5: the 15 node types. Their type strings are public API. */
@@ -82,6 +83,19 @@ describe('the registry', () => {
     expect(canonicalNodeType('action.email.send')).toBe('action.email.send');
     expect(canonicalNodeType('action.transform')).toBe('action.transform');
     expect(getNodeType('email_send')).toBe(getNodeType('action.email.send'));
+  });
+
+  it("the interpreter's zod-free table agrees with every definition on where it runs", () => {
+    for (const d of NODE_TYPES) expect(NODE_RUNS_IN[d.type], d.type).toBe(d.runsIn);
+    for (const [alias, target] of Object.entries(NODE_TYPE_ALIASES)) {
+      expect(NODE_RUNS_IN[alias], alias).toBe(getNodeType(target)?.runsIn);
+    }
+    expect(Object.keys(NODE_RUNS_IN).sort()).toEqual(
+      [...NODE_TYPES.map((d) => d.type), ...Object.keys(NODE_TYPE_ALIASES)].sort(),
+    );
+    expect(runsInActivity('action.http_request')).toBe(true);
+    expect(runsInActivity('action.transform')).toBe(false);
+    expect(runsInActivity('constructor')).toBe(false);
   });
 
   it('every alias points at a registered type', () => {
