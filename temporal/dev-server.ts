@@ -39,6 +39,8 @@ export interface DevServerOptions {
    * OFF skips the fsyncs too, as Temporal's own SDK stress tests run it, for throughput runs.
    */
   sqliteSynchronous?: 'NORMAL' | 'OFF';
+  /** More dynamic config values (`KEY=JSON`), after ours, so they win (benchmarks try levers with it). */
+  dynamicConfig?: string[];
   /** Serve the server's Prometheus metrics on this port (`/metrics`), for benchmarks and operators. */
   metricsPort?: number;
   /** The Web UI decodes payloads through this remote codec (the API's /api/temporal-codec). */
@@ -79,7 +81,10 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     'warn',
     ...(options.metricsPort ? ['--metrics-port', String(options.metricsPort)] : []),
     ...(options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
-    ...FAIRNESS_DYNAMIC_CONFIG.flatMap((value) => ['--dynamic-config-value', value]),
+    ...[...FAIRNESS_DYNAMIC_CONFIG, ...(options.dynamicConfig ?? [])].flatMap((value) => [
+      '--dynamic-config-value',
+      value,
+    ]),
     ...Object.values(SEARCH_ATTRIBUTES).flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]),
   ];
   // Own process group: a terminal Ctrl-C reaches only the parent, which stops the server in order.

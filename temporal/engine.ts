@@ -33,8 +33,16 @@ export function createTemporalEngine(deps: {
   db: Database;
   /** Overrides of the webhook delivery retry policy (tests use short intervals; production: none). */
   deliveryRetry?: DeliverWebhookInput['retry'];
+  /**
+   * Ask the server to hand each execution's first workflow task straight back to a worker in this
+   * process (eager workflow start): no trip through matching and no task-queue write. Only valid when
+   * `client` runs on the NativeConnection of a worker polling `taskQueue` in this process; when that
+   * worker has no free slot, the server queues the task as usual.
+   */
+  eagerStart?: boolean;
 }): TemporalEngine {
   const { client, taskQueue } = deps;
+  const eager = deps.eagerStart ? { requestEagerStart: true } : {};
 
   const startOne = async (organizationId: string, executionId: string, snapshot?: LoadedExecution) => {
     try {
@@ -42,6 +50,7 @@ export function createTemporalEngine(deps: {
         workflowId: executionWorkflowId(executionId),
         taskQueue,
         args: [snapshot ? { executionId, organizationId, snapshot } : { executionId, organizationId }],
+        ...eager,
         // Temporal dispatches backlogged tasks fairly across fairness keys: one organization's flood
         // cannot starve another's executions (activities inherit the key from their workflow).
         priority: { fairnessKey: organizationId },

@@ -56,6 +56,11 @@ export const ApiEnv = z.object({
   /** How many reverse proxies in front of the server may set X-Forwarded-For. 0 = use the socket address. */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
   SSRF_ALLOWLIST: z.string().default(''),
+  /**
+   * Run the Temporal worker inside this process too (the worker's variables apply). Executions then
+   * start eagerly on it: `weft up` does this on one machine; production runs API and workers apart.
+   */
+  RUN_WORKER: z.stringbool().default(false),
 });
 export type ApiEnv = z.infer<typeof ApiEnv>;
 
@@ -68,6 +73,13 @@ export const WorkerEnv = z.object({
    * it are evicted and replayed from history when they wake, which keeps memory flat.
    */
   WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).default(100),
+  /**
+   * Longest a workflow activation may run before the worker calls it a deadlock; 0 = no limit.
+   * Off by default: workflow code here is Weft's interpreter (user code runs in the sandboxed code
+   * activity), and Node guards each call into the workflow VM with a new watchdog thread, which was
+   * about 3 ms of CPU per execution (patches/@temporalio__worker makes 0 mean "no watchdog").
+   */
+  WORKER_ISOLATE_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   /** Node outputs with larger JSON are stored in PostgreSQL and passed through Temporal by reference. */
   OUTPUT_INLINE_LIMIT_BYTES: z.coerce
     .number()
@@ -90,6 +102,8 @@ export const CliEnv = ApiEnv.extend({
   TEMPORAL_UI_PORT: port.default(8233),
   /** Path of the Temporal CLI; otherwise `temporal` on PATH, otherwise .tools/temporal-venv. */
   TEMPORAL_CLI: optionalString,
+  /** `combined`: API and worker in one process (eager starts); `split`: two processes, as in production. */
+  WEFT_PROCESS_LAYOUT: z.enum(['combined', 'split']).default('combined'),
 });
 export type CliEnv = z.infer<typeof CliEnv>;
 

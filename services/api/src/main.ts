@@ -1,9 +1,10 @@
 import { Client, Connection } from '@temporalio/client';
-import { ApiEnv, loadEnv } from '@weft/config';
+import { ApiEnv, loadEnv, WorkerEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
 import { parseAllowlist } from '@weft/services';
 import { createEncryptionCodec } from '@weft/temporal/codec';
-import { createTemporalEngine } from '@weft/temporal/engine';
+import { createTemporalEngine, type TemporalEngine } from '@weft/temporal/engine';
+import { startWorkerRuntime } from '@weft/worker/run-worker';
 import { createApp } from './app';
 import { createHttpServer } from './server';
 
@@ -12,27 +13,47 @@ if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required for the API ser
 const database = connectDatabase(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE });
 
 let temporal: Promise<Connection> | undefined;
-const temporalReady = async () => {
-  if (!env.TEMPORAL_ADDRESS) return false;
-  temporal ??= Connection.connect({ address: env.TEMPORAL_ADDRESS, connectTimeout: 2000 }).catch((error) => {
-    temporal = undefined;
-    throw error;
+let engine: TemporalEngine;
+let temporalReady: () => Promise<boolean>;
+let workerDone: Promise<void> | undefined;
+if (env.RUN_WORKER) {
+  // One process for API and worker: executions start eagerly on the worker in this process.
+  const { TEMPORAL_ADDRESS } = env;
+  if (!TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is required with RUN_WORKER (weft up sets it).');
+  const runtime = await startWorkerRuntime(
+    { ...loadEnv(WorkerEnv, process.env), TEMPORAL_ADDRESS },
+    database.db,
+  );
+  engine = runtime.engine;
+  workerDone = runtime.done;
+  temporalReady = async () => {
+    await runtime.connection.workflowService.getSystemInfo({});
+    return true;
+  };
+} else {
+  temporalReady = async () => {
+    if (!env.TEMPORAL_ADDRESS) return false;
+    temporal ??= Connection.connect({ address: env.TEMPORAL_ADDRESS, connectTimeout: 2000 }).catch(
+      (error) => {
+        temporal = undefined;
+        throw error;
+      },
+    );
+    await (await temporal).workflowService.getSystemInfo({});
+    return true;
+  };
+  // The engine's client connects lazily: the API starts (and answers /readyz with 503) before Temporal does.
+  const temporalClient = new Client({
+    connection: Connection.lazy({ address: env.TEMPORAL_ADDRESS ?? 'localhost:7233' }),
+    namespace: env.TEMPORAL_NAMESPACE,
+    dataConverter: { payloadCodecs: [createEncryptionCodec(env.APP_KEY)] },
   });
-  await (await temporal).workflowService.getSystemInfo({});
-  return true;
-};
-
-// The engine's client connects lazily: the API starts (and answers /readyz with 503) before Temporal does.
-const temporalClient = new Client({
-  connection: Connection.lazy({ address: env.TEMPORAL_ADDRESS ?? 'localhost:7233' }),
-  namespace: env.TEMPORAL_NAMESPACE,
-  dataConverter: { payloadCodecs: [createEncryptionCodec(env.APP_KEY)] },
-});
-const engine = createTemporalEngine({
-  client: temporalClient,
-  taskQueue: env.TEMPORAL_TASK_QUEUE,
-  db: database.db,
-});
+  engine = createTemporalEngine({
+    client: temporalClient,
+    taskQueue: env.TEMPORAL_TASK_QUEUE,
+    db: database.db,
+  });
+}
 const app = createApp({
   db: database.db,
   env,
@@ -48,6 +69,8 @@ server.listen(env.PORT, () => console.log(`[api] listening on ${env.APP_URL} (po
 async function shutdown() {
   server.close();
   server.closeIdleConnections();
+  // An in-process worker drains first (the SDK shuts it down on the same signal).
+  await workerDone;
   await database.close();
   await (await temporal?.catch(() => undefined))?.close();
   process.exit(0);

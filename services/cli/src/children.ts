@@ -5,8 +5,12 @@ import { PROJECT_ROOT } from './project';
  * Runs a TypeScript entry point of this repo as a child process in its own process group, so a
  * Ctrl-C in the terminal reaches only `weft up`, which then stops everything in order.
  */
-export function spawnService(entry: string, env: Record<string, string | undefined>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', entry], {
+export function spawnService(
+  entry: string,
+  env: Record<string, string | undefined>,
+  nodeArgs: string[] = [],
+): ChildProcess {
+  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -12,6 +12,7 @@ import { settingsSetCommand } from './commands/settings-set';
 import { triggersReconcileCommand } from './commands/triggers-reconcile';
 import { upCommand } from './commands/up';
 import { userCreateCommand } from './commands/user-create';
+import type { ProcessLayout } from './process-layout';
 
 const USAGE = `weft — self-hostable workflow automation
 
@@ -25,7 +26,8 @@ Usage:
   ./weft settings set --org ORG_ID --cart-inactivity-minutes N [--json]
   ./weft triggers reconcile [--json]         repair schedule/polling workflows' Temporal Schedules
   ./weft bench api [--workflows 10000] [--seconds 10] [--concurrency 1,16,64]
-  ./weft bench engine [--executions 2000] [--concurrency 1,16,64] [--fanout 500] [--waiting 1000] [--sqlite-sync-off] [--json]
+  ./weft bench engine [--executions 2000] [--concurrency 1,16,64] [--fanout 500] [--waiting 1000] [--sqlite-sync-off]
+                                              [--layout combined|split] [--temporal-config KEY=JSON ...] [--json]
   ./weft bench triggers [--deliveries 2000] [--concurrency 64] [--pollers 100] [--polls 4] [--schedules 200] [--minutes 5]
 `;
 
@@ -35,6 +37,11 @@ function required(values: Record<string, unknown>, name: string): string {
   const value = values[name];
   if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
   return value;
+}
+
+function parseLayout(value: string | undefined): ProcessLayout | undefined {
+  if (value === undefined || value === 'combined' || value === 'split') return value;
+  throw new UsageError('--layout must be combined or split');
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -57,6 +64,8 @@ async function main(argv: string[]): Promise<void> {
       fanout: { type: 'string', default: '500' },
       waiting: { type: 'string', default: '1000' },
       'sqlite-sync-off': { type: 'boolean', default: false },
+      'temporal-config': { type: 'string', multiple: true },
+      layout: { type: 'string' },
       deliveries: { type: 'string', default: '2000' },
       pollers: { type: 'string', default: '100' },
       polls: { type: 'string', default: '4' },
@@ -118,6 +127,8 @@ async function main(argv: string[]): Promise<void> {
         fanout: Number(values.fanout),
         waiting: Number(values.waiting),
         sqliteSynchronous: values['sqlite-sync-off'] ? 'OFF' : 'NORMAL',
+        temporalConfig: values['temporal-config'],
+        layout: parseLayout(values.layout),
         json,
         concurrency: (values.concurrency ?? '')
           .split(',')

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Database } from '@weft/db';
 import { createOutboundHttpClient, createSecretBox } from '@weft/services';
@@ -21,23 +21,32 @@ export interface WorkerOptions {
   outputInlineLimitBytes?: number;
   /** Workflow runs kept in memory between tasks (SDK default: ~600 per GB of heap). */
   maxCachedWorkflows?: number;
+  /** Deadlock limit of one workflow activation, ms; 0 (default) = none, no watchdog thread per VM call. */
+  isolateTimeoutMs?: number;
   /** A prebuilt bundle (`build-bundle.ts`), or bundled code shared across test workers. */
   workflowBundle?: { code: string } | { codePath: string };
   /** Overrides of the webhook delivery retry policy (tests only; production uses DELIVERY_RETRY_POLICY). */
   deliveryRetry?: { initialIntervalMs?: number; maximumIntervalMs?: number };
 }
 
-/** Connects to Temporal and builds the worker (workflow bundle + activities); call `run()` on it. */
+/**
+ * Connects to Temporal and builds the worker (workflow bundle + activities); call `run()` on it.
+ *
+ * The worker and its client share one NativeConnection (Rust core, cheaper than the pure-JS gRPC
+ * client), which also lets every start made through `engine` be eager: the server hands the first
+ * workflow task back to this worker in the same reply, skipping matching and its task-queue writes.
+ * An API in the same process (`RUN_WORKER`) starts its executions through this engine too.
+ */
 export async function createWorker(options: WorkerOptions) {
   const connection = await NativeConnection.connect({ address: options.address });
-  const clientConnection = await Connection.connect({ address: options.address });
   const dataConverter = { payloadCodecs: [createEncryptionCodec(options.appKey)] };
-  const client = new Client({ connection: clientConnection, namespace: options.namespace, dataConverter });
+  const client = new Client({ connection, namespace: options.namespace, dataConverter });
   const engine = createTemporalEngine({
     client,
     taskQueue: options.taskQueue,
     db: options.db,
     deliveryRetry: options.deliveryRetry,
+    eagerStart: true,
   });
   const http = createOutboundHttpClient({ allowlist: options.ssrfAllowlist });
   const worker = await Worker.create({
@@ -55,18 +64,22 @@ export async function createWorker(options: WorkerOptions) {
       secrets: createSecretBox(options.appKey),
     }),
     dataConverter,
+    // Honoured though missing from the public WorkerOptions type (the SDK spreads options over its
+    // defaults); our patch of @temporalio/worker makes 0 mean "no watchdog".
+    ...({ isolateExecutionTimeout: options.isolateTimeoutMs ?? 0 } as object),
     ...(options.maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows: options.maxCachedWorkflows }),
   });
   return {
     worker,
     /** The engine this worker's activities use (the outbox sweeper starts deliveries through it). */
     engine,
+    /** The worker's connection: answers readiness checks of an API in the same process. */
+    connection,
     /** Repairs drift between workflows and their Temporal Schedules (run on start). */
     reconcileSchedules: () =>
       reconcileTriggerSchedules({ client, taskQueue: options.taskQueue, db: options.db }),
     async close() {
       await http.close();
-      await clientConnection.close();
       await connection.close();
     },
   };

@@ -1,7 +1,9 @@
+import type { ProcessLayout } from '../process-layout';
 import { describeCost, type ScenarioCost } from './cost-probe';
 import { closedLoop, percentile } from './load';
 import { processMemory } from './process-memory';
 import { fmt, startBenchStack, BENCH_TASK_QUEUE as TASK_QUEUE } from './stack';
+import { createTerminalWatcher } from './terminal-watcher';
 
 const FOUR_NODES = {
   name: 'bench four nodes',
@@ -56,8 +58,8 @@ const round = (n: number, digits = 2) => Number(n.toFixed(digits));
 
 /**
  * `weft bench engine`: a fresh Temporal dev server, the project's PostgreSQL, a worker process and an
- * API process, all on this machine. (a) raw Temporal no-op workflows; (b) POST /events → a 4-node
- * workflow → terminal; (c) the ratio; (d) one event fanned out to N workflows; (e) worker memory
+ * API process (or one process for both: `layout`), all on this machine. (a) raw Temporal no-op
+ * workflows; (b) POST /events → a 4-node workflow → recorded terminal in PostgreSQL with its steps; (c) the ratio; (d) one event fanned out to N workflows; (e) worker memory
  * with N executions waiting on a delay. Each throughput scenario also reports CPU ms per execution
  * of every process and the Temporal server's persistence and matching figures, so a change is
  * judged by where the time went. `json`: the human lines go to stderr, one JSON object to stdout.
@@ -69,11 +71,18 @@ export async function benchEngineCommand(options: {
   fanout: number;
   waiting: number;
   json?: boolean;
+  temporalConfig?: string[];
+  layout?: ProcessLayout;
 }): Promise<EngineBenchResult> {
   const out = options.json ? process.stderr : process.stdout;
   const say = (line: string) => out.write(`${line}\n`);
-  const stack = await startBenchStack({ sqliteSynchronous: options.sqliteSynchronous });
+  const stack = await startBenchStack({
+    sqliteSynchronous: options.sqliteSynchronous,
+    temporalConfig: options.temporalConfig,
+    layout: options.layout,
+  });
   const { call, client, admin, worker, api, probe } = stack;
+  const watcher = createTerminalWatcher(admin);
   const org = { id: stack.organizationId };
   const result: EngineBenchResult = {
     noop: [],
@@ -92,8 +101,9 @@ export async function benchEngineCommand(options: {
       await client.workflow.getHandle(`exec-${r.execution_ids[0]}`).result();
     }
 
+    say(`\nprocess layout: ${stack.layout}`);
     say(
-      `\n${'scenario'.padEnd(44)} ${'conc'.padStart(4)} ${'exec/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}`,
+      `${'scenario'.padEnd(44)} ${'conc'.padStart(4)} ${'exec/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}`,
     );
     const row = (name: string, t: Throughput) => {
       say(
@@ -132,8 +142,8 @@ export async function benchEngineCommand(options: {
             payload: { total: i % 200 },
           });
           acceptMs.push(performance.now() - t0);
-          const done = await client.workflow.getHandle(`exec-${accepted.execution_ids[0]}`).result();
-          if (done.status !== 'success') throw new Error(`execution ended ${done.status}`);
+          const status = await watcher.terminal(accepted.execution_ids[0] as string);
+          if (status !== 'success') throw new Error(`execution ended ${status}`);
         },
         { label: `(b) 4-node c${c}` },
       );

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import postgres from 'postgres';
 import { runStep, spawnService, stopChild, waitForHttp } from '../children';
 import { openDatabase } from '../database';
 import { freePortOnLoopback } from '../free-port';
+import { layoutServices, type ProcessLayout } from '../process-layout';
 import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
 import { createCostProbe } from './cost-probe';
 import { postmasterPid } from './process-cpu';
@@ -28,7 +30,14 @@ export interface ApiAnswer {
  * and an API process on this machine, and an organization with an all-permissions key.
  */
 export async function startBenchStack(
-  options: { sqliteSynchronous?: 'NORMAL' | 'OFF'; extraEnv?: Record<string, string> } = {},
+  options: {
+    sqliteSynchronous?: 'NORMAL' | 'OFF';
+    extraEnv?: Record<string, string>;
+    /** Extra dynamic config of the dev server (`KEY=JSON`), to measure a lever before adopting it. */
+    temporalConfig?: string[];
+    /** Process layout of API and worker; default: what `weft up` runs (WEFT_PROCESS_LAYOUT). */
+    layout?: ProcessLayout;
+  } = {},
 ) {
   const env = loadCliEnv();
   const database = await openDatabase(env);
@@ -41,6 +50,7 @@ export async function startBenchStack(
     uiPort: await freePortOnLoopback(),
     namespace: 'default',
     metricsPort,
+    dynamicConfig: options.temporalConfig,
     sqliteSynchronous: options.sqliteSynchronous,
   });
   const port = await freePortOnLoopback();
@@ -58,8 +68,19 @@ export async function startBenchStack(
     DATABASE_POOL_SIZE: '20',
     ...options.extraEnv,
   };
-  const worker = spawnService(path.join(PROJECT_ROOT, 'services/worker/src/main.ts'), serviceEnv);
-  const api = spawnService(path.join(PROJECT_ROOT, 'services/api/src/main.ts'), serviceEnv);
+  // WEFT_BENCH_CPU_PROF=<dir>: the API and worker write V8 CPU profiles there when the bench stops them.
+  const profile = process.env.WEFT_BENCH_CPU_PROF;
+  const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const layout = options.layout ?? env.WEFT_PROCESS_LAYOUT;
+  const services = layoutServices(layout).map((service) => ({
+    role: service.role,
+    child: spawnService(service.entry, { ...serviceEnv, ...service.env }, nodeArgs),
+  }));
+  const childOf = (role: 'api' | 'worker') =>
+    (services.find((s) => s.role === role || s.role === 'api+worker') ?? services[0])?.child as ChildProcess;
+  // In the combined layout both names refer to the one process.
+  const api = childOf('api');
+  const worker = childOf('worker');
   const connection = await Connection.connect({ address: temporal.address });
   const client = new Client({
     connection,
@@ -70,8 +91,7 @@ export async function startBenchStack(
   let organizationId: string | undefined;
 
   const stop = async () => {
-    await stopChild(api);
-    await stopChild(worker);
+    for (const service of [...services].reverse()) await stopChild(service.child);
     await connection.close();
     await temporal.stop();
     if (organizationId) await admin`delete from organizations where id = ${organizationId}`;
@@ -81,7 +101,7 @@ export async function startBenchStack(
   };
 
   try {
-    await waitForHttp(`${base}/readyz`, 120_000, () => api.exitCode === null && worker.exitCode === null);
+    await waitForHttp(`${base}/readyz`, 120_000, () => services.every((s) => s.child.exitCode === null));
     const { createOrganization, createApiKey } = await import('@weft/services');
     const { connectDatabase } = await import('@weft/db');
     const handle = connectDatabase(database.appUrl, { max: 2 });
@@ -103,14 +123,13 @@ export async function startBenchStack(
     };
     const probe = createCostProbe({
       processes: {
-        api: api.pid,
-        worker: worker.pid,
+        ...Object.fromEntries(services.map((s) => [s.role, s.child.pid])),
         temporal: temporal.process.pid,
         postgres: database.embedded ? postmasterPid(dataPath(env, 'postgres')) : undefined,
       },
       metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     });
-    return { base, call, client, admin, organizationId: org.id, worker, api, env, probe, stop };
+    return { base, call, client, admin, organizationId: org.id, worker, api, layout, env, probe, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type RunningDevServer, resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
 import { runStep, spawnService, stopChild, waitForHttp } from '../children';
 import { openDatabase } from '../database';
+import { layoutServices } from '../process-layout';
 import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
 
 const log = (line: string) => process.stderr.write(`[weft] ${line}\n`);
@@ -87,11 +88,9 @@ export async function upCommand(): Promise<void> {
       APP_URL: env.APP_URL,
       TEMPORAL_UI_URL: temporalUi,
     };
-    for (const [name, entry] of [
-      ['worker', 'services/worker/src/main.ts'],
-      ['api', 'services/api/src/main.ts'],
-    ] as const) {
-      const child = spawnService(path.join(PROJECT_ROOT, entry), serviceEnv);
+    log(`process layout: ${env.WEFT_PROCESS_LAYOUT}`);
+    for (const { role: name, entry, env: roleEnv } of layoutServices(env.WEFT_PROCESS_LAYOUT)) {
+      const child = spawnService(entry, { ...serviceEnv, ...roleEnv });
       children.push(child);
       cleanups.push(() => stopChild(child));
       child.once('exit', (code, signal) => {
