@@ -28,6 +28,7 @@ Usage:
   ./weft bench api [--workflows 10000] [--seconds 10] [--concurrency 1,16,64]
   ./weft bench engine [--executions 2000] [--concurrency 1,16,64] [--fanout 500] [--waiting 1000] [--sqlite-sync-off]
                                               [--layout combined|split] [--temporal-config KEY=JSON ...] [--json]
+                                              [--temporal-address HOST:PORT [--temporal-metrics-url URL] [--temporal-pid PID]]
   ./weft bench triggers [--deliveries 2000] [--concurrency 64] [--pollers 100] [--polls 4] [--schedules 200] [--minutes 5]
 `;
 
@@ -66,6 +67,9 @@ async function main(argv: string[]): Promise<void> {
       'sqlite-sync-off': { type: 'boolean', default: false },
       'temporal-config': { type: 'string', multiple: true },
       layout: { type: 'string' },
+      'temporal-address': { type: 'string' },
+      'temporal-metrics-url': { type: 'string' },
+      'temporal-pid': { type: 'string' },
       deliveries: { type: 'string', default: '2000' },
       pollers: { type: 'string', default: '100' },
       polls: { type: 'string', default: '4' },
@@ -129,6 +133,13 @@ async function main(argv: string[]): Promise<void> {
         sqliteSynchronous: values['sqlite-sync-off'] ? 'OFF' : 'NORMAL',
         temporalConfig: values['temporal-config'],
         layout: parseLayout(values.layout),
+        external: values['temporal-address']
+          ? {
+              address: values['temporal-address'],
+              metricsUrl: values['temporal-metrics-url'],
+              pid: values['temporal-pid'] ? Number(values['temporal-pid']) : undefined,
+            }
+          : undefined,
         json,
         concurrency: (values.concurrency ?? '')
           .split(',')

@@ -73,6 +73,7 @@ export async function benchEngineCommand(options: {
   json?: boolean;
   temporalConfig?: string[];
   layout?: ProcessLayout;
+  external?: { address: string; metricsUrl?: string; pid?: number };
 }): Promise<EngineBenchResult> {
   const out = options.json ? process.stderr : process.stdout;
   const say = (line: string) => out.write(`${line}\n`);
@@ -80,6 +81,7 @@ export async function benchEngineCommand(options: {
     sqliteSynchronous: options.sqliteSynchronous,
     temporalConfig: options.temporalConfig,
     layout: options.layout,
+    external: options.external,
   });
   const { call, client, admin, worker, api, probe } = stack;
   const watcher = createTerminalWatcher(admin);

@@ -37,22 +37,32 @@ export async function startBenchStack(
     temporalConfig?: string[];
     /** Process layout of API and worker; default: what `weft up` runs (WEFT_PROCESS_LAYOUT). */
     layout?: ProcessLayout;
+    /**
+     * An already running Temporal server to measure instead of a fresh dev server (its namespace
+     * `default` must have the Weft search attributes), with its Prometheus endpoint and pid if known.
+     */
+    external?: { address: string; metricsUrl?: string; pid?: number };
   } = {},
 ) {
   const env = loadCliEnv();
   const database = await openDatabase(env);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'weft-bench-temporal-'));
   const metricsPort = await freePortOnLoopback();
-  const temporal = await startDevServer({
-    cli: await resolveTemporalCli(env.TEMPORAL_CLI, PROJECT_ROOT),
-    dbFile: path.join(dir, 'temporal.db'),
-    port: await freePortOnLoopback(),
-    uiPort: await freePortOnLoopback(),
-    namespace: 'default',
-    metricsPort,
-    dynamicConfig: options.temporalConfig,
-    sqliteSynchronous: options.sqliteSynchronous,
-  });
+  const temporal = options.external
+    ? { address: options.external.address, pid: options.external.pid, stop: async () => {} }
+    : await startDevServer({
+        cli: await resolveTemporalCli(env.TEMPORAL_CLI, PROJECT_ROOT),
+        dbFile: path.join(dir, 'temporal.db'),
+        port: await freePortOnLoopback(),
+        uiPort: await freePortOnLoopback(),
+        namespace: 'default',
+        metricsPort,
+        dynamicConfig: options.temporalConfig,
+        sqliteSynchronous: options.sqliteSynchronous,
+      }).then((server) => ({ ...server, pid: server.process.pid }));
+  const metricsUrl = options.external
+    ? options.external.metricsUrl
+    : `http://127.0.0.1:${metricsPort}/metrics`;
   const port = await freePortOnLoopback();
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   await runStep(path.join(PROJECT_ROOT, 'services/worker/src/build-bundle.ts'), [bundlePath]);
@@ -124,10 +134,10 @@ export async function startBenchStack(
     const probe = createCostProbe({
       processes: {
         ...Object.fromEntries(services.map((s) => [s.role, s.child.pid])),
-        temporal: temporal.process.pid,
+        temporal: temporal.pid,
         postgres: database.embedded ? postmasterPid(dataPath(env, 'postgres')) : undefined,
       },
-      metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+      metricsUrl,
     });
     return { base, call, client, admin, organizationId: org.id, worker, api, layout, env, probe, stop };
   } catch (error) {
