@@ -24,8 +24,26 @@ export async function resolveTemporalCli(explicit: string | undefined, projectRo
   throw new Error('Temporal CLI not found: run ./weft (it installs one into .tools) or set TEMPORAL_CLI.');
 }
 
-/** Per-organization fairness (fairness keys on task queues) needs the new matcher, off by default. */
-export const FAIRNESS_DYNAMIC_CONFIG = ['matching.useNewMatcher=true', 'matching.enableFairness=true'];
+/**
+ * Dynamic config of every dev server Weft starts (`weft up`, the benches, the tests). Each value was
+ * measured with `weft bench engine` (docs/decisions.md has the figures):
+ * - per-organization fairness (fairness keys on task queues) needs the new matcher, off by default;
+ * - the CLI forces a search-attribute cache refresh on every read, a persistence read of the cluster
+ *   metadata each time (7 per execution here). Weft registers its attributes when the namespace is
+ *   created, before anything reads them, so the cache may serve them;
+ * - one task-queue partition: with one worker there is nothing to spread, and 4 partitions forward
+ *   tasks between themselves (p99 of a no-op at concurrency 16: 507 → 265 ms).
+ * Left at their defaults on purpose: the history queues' poll rate (raising it from 20 to 1,000/s
+ * halved a non-eager no-op's latency but made every start contend with the pollers for SQLite's
+ * one connection: eager executions got slower).
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG = [
+  'matching.useNewMatcher=true',
+  'matching.enableFairness=true',
+  'system.forceSearchAttributesCacheRefreshOnRead=false',
+  'matching.numTaskqueueReadPartitions=1',
+  'matching.numTaskqueueWritePartitions=1',
+];
 
 export interface DevServerOptions {
   cli: string;
@@ -81,7 +99,7 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     'warn',
     ...(options.metricsPort ? ['--metrics-port', String(options.metricsPort)] : []),
     ...(options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
-    ...[...FAIRNESS_DYNAMIC_CONFIG, ...(options.dynamicConfig ?? [])].flatMap((value) => [
+    ...[...DEV_SERVER_DYNAMIC_CONFIG, ...(options.dynamicConfig ?? [])].flatMap((value) => [
       '--dynamic-config-value',
       value,
     ]),

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { SEARCH_ATTRIBUTES } from '@weft/temporal';
-import { FAIRNESS_DYNAMIC_CONFIG } from '@weft/temporal/dev-server';
+import { DEV_SERVER_DYNAMIC_CONFIG } from '@weft/temporal/dev-server';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -28,7 +28,7 @@ export function startTemporalDevServer(): Promise<TestWorkflowEnvironment> {
         'journal_mode=WAL',
         '--sqlite-pragma',
         'synchronous=OFF',
-        ...FAIRNESS_DYNAMIC_CONFIG.flatMap((value) => ['--dynamic-config-value', value]),
+        ...DEV_SERVER_DYNAMIC_CONFIG.flatMap((value) => ['--dynamic-config-value', value]),
       ],
     },
   });
