@@ -44,6 +44,8 @@ export interface EngineBenchResult {
   noop: Throughput[];
   flow: (Throughput & { acceptP50Ms: number; acceptP99Ms: number })[];
   ratio: { concurrency: number; value: number }[];
+  /** POST /events for an event no workflow listens to: the 202 path without a Temporal start. */
+  acceptOnly: { p50Ms: number; p99Ms: number };
   fanout: { workflows: number; acceptedMs: number; allTerminalSeconds: number } | null;
   waiting: {
     executions: number;
@@ -90,6 +92,7 @@ export async function benchEngineCommand(options: {
     noop: [],
     flow: [],
     ratio: [],
+    acceptOnly: { p50Ms: Number.NaN, p99Ms: Number.NaN },
     fanout: null,
     waiting: null,
     apiRssMiB: 0,
@@ -172,6 +175,23 @@ export async function benchEngineCommand(options: {
       result.ratio.push({ concurrency: c, value: round(flow / raw) });
       say(`(c) ratio (b)/(a) at concurrency ${c}: ${fmt(flow / raw, 2)}`);
     }
+
+    // Our own share of the 202 (authentication, rate limit, the publish transaction, waiting-step
+    // look-up), measured on an event nobody listens to: everything but the Temporal start.
+    const acceptOnly: number[] = [];
+    await closedLoop(200, 1, async (i) => {
+      const t0 = performance.now();
+      await call('POST', '/events', { event: 'bench.unheard', payload: { total: i } });
+      acceptOnly.push(performance.now() - t0);
+    });
+    acceptOnly.sort((a, b) => a - b);
+    result.acceptOnly = {
+      p50Ms: round(percentile(acceptOnly, 50)),
+      p99Ms: round(percentile(acceptOnly, 99)),
+    };
+    say(
+      `(f) 202 of POST /events without a Temporal start (no listener), concurrency 1: p50 ${fmt(result.acceptOnly.p50Ms, 2)} ms, p99 ${fmt(result.acceptOnly.p99Ms, 2)} ms`,
+    );
 
     if (options.fanout > 0) {
       for (let i = 0; i < options.fanout; i++) {
