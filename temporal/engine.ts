@@ -1,8 +1,6 @@
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { type Database, schema, withTenant } from '@weft/db';
 import { cartWatcherWorkflowId, type ExecutionEngine, type LoadedExecution } from '@weft/services';
-import { and, eq, sql } from 'drizzle-orm';
 import { removeTriggerSchedules, syncTriggerSchedules } from './schedules';
 import {
   CART_ACTIVITY_SIGNAL,
@@ -30,7 +28,6 @@ export interface TemporalEngine extends ExecutionEngine {
 export function createTemporalEngine(deps: {
   client: Client;
   taskQueue: string;
-  db: Database;
   /** Overrides of the webhook delivery retry policy (tests use short intervals; production: none). */
   deliveryRetry?: DeliverWebhookInput['retry'];
   /**
@@ -178,23 +175,9 @@ export function createTemporalEngine(deps: {
       }
     },
 
-    async deliverEvent(organizationId, event, payload) {
-      const s = schema.executionSteps;
-      const waiting = await withTenant(deps.db, organizationId, (tx) =>
-        tx
-          .selectDistinct({ executionId: s.executionId })
-          .from(s)
-          .where(
-            and(
-              eq(s.organizationId, organizationId),
-              eq(s.status, 'waiting'),
-              eq(s.nodeType, 'action.wait_for_event'),
-              sql`${s.resolvedConfig}->>'event' = ${event}`,
-            ),
-          ),
-      );
+    async deliverEvent(executionIds, event, payload) {
       await Promise.all(
-        waiting.map(async ({ executionId }) => {
+        executionIds.map(async (executionId) => {
           try {
             await client.workflow
               .getHandle(executionWorkflowId(executionId))

@@ -76,7 +76,7 @@ beforeAll(async () => {
   deps = {
     db: h.db.app.db,
     http,
-    engine: createTemporalEngine({ client: h.client, taskQueue: 'weft', db: h.db.app.db }),
+    engine: createTemporalEngine({ client: h.client, taskQueue: 'weft' }),
   };
 }, 120_000);
 

@@ -219,7 +219,7 @@ export async function createStack(options: { appKey?: Uint8Array } = {}): Promis
     namespace,
     dataConverter: { payloadCodecs: [createEncryptionCodec(appKey)] },
   });
-  const engine = createTemporalEngine({ client, taskQueue: TASK_QUEUE, db: db.app.db });
+  const engine = createTemporalEngine({ client, taskQueue: TASK_QUEUE });
   const app = createApp({
     db: db.app.db,
     env: {

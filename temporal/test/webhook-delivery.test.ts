@@ -382,7 +382,6 @@ describe('outbound webhook deliveries', () => {
     const engine = createTemporalEngine({
       client: h.client,
       taskQueue: 'weft',
-      db: h.db.app.db,
       deliveryRetry: RETRY,
     });
     // Younger than a minute: not the sweeper's yet (its start may still be on its way).

@@ -150,7 +150,6 @@ export async function createEngineHarness(
   const engine = createTemporalEngine({
     client,
     taskQueue,
-    db: db.app.db,
     deliveryRetry: options.deliveryRetry,
   });
   const app = createApp({

@@ -51,7 +51,6 @@ if (env.RUN_WORKER) {
   engine = createTemporalEngine({
     client: temporalClient,
     taskQueue: env.TEMPORAL_TASK_QUEUE,
-    db: database.db,
   });
 }
 const app = createApp({

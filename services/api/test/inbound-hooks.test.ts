@@ -328,7 +328,7 @@ describe('rate limit per hook (HOOK_RATE_LIMIT: 3)', () => {
         HOOK_RATE_LIMIT: 3,
       },
       temporalReady: async () => true,
-      engine: createTemporalEngine({ client: h.client, taskQueue: 'weft', db: h.db.app.db }),
+      engine: createTemporalEngine({ client: h.client, taskQueue: 'weft' }),
       logError: (error) => console.error(error),
     });
     const first = hookPath((await createWorkflow({ trigger_type: 'webhook' })).webhook_url as string);

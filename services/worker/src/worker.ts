@@ -44,7 +44,6 @@ export async function createWorker(options: WorkerOptions) {
   const engine = createTemporalEngine({
     client,
     taskQueue: options.taskQueue,
-    db: options.db,
     deliveryRetry: options.deliveryRetry,
     eagerStart: true,
   });

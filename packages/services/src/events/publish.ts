@@ -67,7 +67,7 @@ export async function publishEvent({
   // One statement copies every matching workflow's graph into a pending execution inside PostgreSQL:
   // a fan-out to hundreds of workflows costs one round trip, not a read and a write of every graph.
   // (uuidv7() is built into PostgreSQL 18, the version Weft runs on.)
-  const { executionIds, snapshots, cartActivity } = await withTenant(
+  const { executionIds, snapshots, cartActivity, waitingIds } = await withTenant(
     ctx.db,
     ctx.organizationId,
     async (tx) => {
@@ -104,12 +104,31 @@ export async function publishEvent({
           inactivityMinutes: settings?.minutes ?? DEFAULT_CART_INACTIVITY_MINUTES,
         };
       }
-      return { executionIds: rows.map((r) => r.id), snapshots: rows.map(loadedExecutionOf), cartActivity };
+      // Executions paused on this event (action.wait_for_event), in the same transaction; the partial
+      // index execution_steps_waiting_event keeps this look-up small however many steps there are.
+      const s = schema.executionSteps;
+      const waiting = await tx
+        .selectDistinct({ executionId: s.executionId })
+        .from(s)
+        .where(
+          and(
+            eq(s.organizationId, ctx.organizationId),
+            eq(s.status, 'waiting'),
+            eq(s.nodeType, 'action.wait_for_event'),
+            sql`${s.resolvedConfig}->>'event' = ${input.event}`,
+          ),
+        );
+      return {
+        executionIds: rows.map((r) => r.id),
+        snapshots: rows.map(loadedExecutionOf),
+        cartActivity,
+        waitingIds: waiting.map((w) => w.executionId),
+      };
     },
   );
   await Promise.all([
     engine.start(ctx.organizationId, executionIds, snapshots),
-    engine.deliverEvent(ctx.organizationId, input.event, input.payload),
+    waitingIds.length > 0 ? engine.deliverEvent(waitingIds, input.event, input.payload) : undefined,
     cartId !== null && cartActivity ? engine.touchCart(ctx.organizationId, cartId, cartActivity) : undefined,
     cartId !== null && closesCartTimer(input.event)
       ? engine.closeCart(ctx.organizationId, cartId)

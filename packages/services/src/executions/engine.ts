@@ -19,8 +19,11 @@ export interface ExecutionEngine {
   ): Promise<boolean>;
   /** Requests cancellation. Resolves false when the run no longer exists. */
   cancel(executionId: string): Promise<boolean>;
-  /** Delivers a published event to executions waiting for it (action.wait_for_event). */
-  deliverEvent(organizationId: string, event: string, payload: unknown): Promise<void>;
+  /**
+   * Delivers a published event to the executions waiting for it (action.wait_for_event), which the
+   * caller found in PostgreSQL; an execution that ended meanwhile is skipped.
+   */
+  deliverEvent(executionIds: string[], event: string, payload: unknown): Promise<void>;
   /** Starts a cart's abandonment timer, or restarts it from now with `activity` as the last event. */
   touchCart(organizationId: string, cartId: string, activity: CartActivity): Promise<void>;
   /** Stops a cart's timer without firing cart.abandoned (the cart became an order). No timer: no-op. */
