@@ -104,6 +104,8 @@ export const CliEnv = ApiEnv.extend({
   TEMPORAL_CLI: optionalString,
   /** `combined`: API and worker in one process (eager starts); `split`: two processes, as in production. */
   WEFT_PROCESS_LAYOUT: z.enum(['combined', 'split']).default('combined'),
+  /** V8 old-space cap (MB) of each isolate of the services `weft up` starts; 0 = Node's default. */
+  WEFT_SERVICE_HEAP_MB: z.coerce.number().int().min(0).default(256),
 });
 export type CliEnv = z.infer<typeof CliEnv>;
 

@@ -8,12 +8,17 @@ import { PROJECT_ROOT } from './project';
 export function spawnService(
   entry: string,
   env: Record<string, string | undefined>,
-  nodeArgs: string[] = [],
+  options: {
+    /** Node options before the entry point, e.g. a heap limit or `--cpu-prof`. */
+    nodeArgs?: string[];
+    /** Send the service's standard output to our standard error (keeps `--json` output clean). */
+    stdoutToStderr?: boolean;
+  } = {},
 ): ChildProcess {
-  return spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
+  return spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', entry], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', options.stdoutToStderr ? 2 : 'inherit', 'inherit'],
     detached: true,
   });
 }

@@ -80,6 +80,11 @@ async function main(argv: string[]): Promise<void> {
   });
   const command = positionals.join(' ');
   const json = values.json ?? false;
+  // `--help` after any command prints the usage instead of running it (a bench takes minutes).
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
   switch (command) {
     case 'up':
       return upCommand();
@@ -158,8 +163,7 @@ async function main(argv: string[]): Promise<void> {
         minutes: Number(values.minutes),
       });
     default:
-      if (!values.help && command !== '' && command !== 'help')
-        throw new UsageError(`unknown command "${command}"`);
+      if (command !== '' && command !== 'help') throw new UsageError(`unknown command "${command}"`);
       process.stdout.write(USAGE);
   }
 }

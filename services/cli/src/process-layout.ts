@@ -15,15 +15,23 @@ export interface LayoutService {
   role: 'api+worker' | 'api' | 'worker';
   entry: string;
   env: Record<string, string>;
+  nodeArgs: string[];
 }
 
-export function layoutServices(layout: ProcessLayout): LayoutService[] {
+/**
+ * The processes of a layout. `heapMb` caps V8's old space of each isolate (the API's and the
+ * workflow thread's): without a cap V8 grows the heap long before it collects, and a process that
+ * has run a few thousand executions sat at ~510 MiB with 1,000 more waiting; with 256 MB it held
+ * ~330 MiB at the same throughput (`weft bench engine`). 0 leaves Node's default.
+ */
+export function layoutServices(layout: ProcessLayout, heapMb: number): LayoutService[] {
   const api = path.join(PROJECT_ROOT, 'services/api/src/main.ts');
   const worker = path.join(PROJECT_ROOT, 'services/worker/src/main.ts');
+  const nodeArgs = heapMb > 0 ? [`--max-old-space-size=${heapMb}`] : [];
   return layout === 'combined'
-    ? [{ role: 'api+worker', entry: api, env: { RUN_WORKER: 'true' } }]
+    ? [{ role: 'api+worker', entry: api, env: { RUN_WORKER: 'true' }, nodeArgs }]
     : [
-        { role: 'worker', entry: worker, env: { RUN_WORKER: 'false' } },
-        { role: 'api', entry: api, env: { RUN_WORKER: 'false' } },
+        { role: 'worker', entry: worker, env: { RUN_WORKER: 'false' }, nodeArgs },
+        { role: 'api', entry: api, env: { RUN_WORKER: 'false' }, nodeArgs },
       ];
 }

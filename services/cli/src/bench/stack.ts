@@ -37,6 +37,8 @@ export async function startBenchStack(
     temporalConfig?: string[];
     /** Process layout of API and worker; default: what `weft up` runs (WEFT_PROCESS_LAYOUT). */
     layout?: ProcessLayout;
+    /** Keep the services' standard output off ours (`--json`). */
+    quiet?: boolean;
     /**
      * An already running Temporal server to measure instead of a fresh dev server (its namespace
      * `default` must have the Weft search attributes), with its Prometheus endpoint and pid if known.
@@ -80,11 +82,15 @@ export async function startBenchStack(
   };
   // WEFT_BENCH_CPU_PROF=<dir>: the API and worker write V8 CPU profiles there when the bench stops them.
   const profile = process.env.WEFT_BENCH_CPU_PROF;
-  const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
   const layout = options.layout ?? env.WEFT_PROCESS_LAYOUT;
-  const services = layoutServices(layout).map((service) => ({
+  const services = layoutServices(layout, env.WEFT_SERVICE_HEAP_MB).map((service) => ({
     role: service.role,
-    child: spawnService(service.entry, { ...serviceEnv, ...service.env }, nodeArgs),
+    child: spawnService(
+      service.entry,
+      { ...serviceEnv, ...service.env },
+      { nodeArgs: [...service.nodeArgs, ...profiling], stdoutToStderr: options.quiet },
+    ),
   }));
   const childOf = (role: 'api' | 'worker') =>
     (services.find((s) => s.role === role || s.role === 'api+worker') ?? services[0])?.child as ChildProcess;

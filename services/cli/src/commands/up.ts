@@ -89,8 +89,9 @@ export async function upCommand(): Promise<void> {
       TEMPORAL_UI_URL: temporalUi,
     };
     log(`process layout: ${env.WEFT_PROCESS_LAYOUT}`);
-    for (const { role: name, entry, env: roleEnv } of layoutServices(env.WEFT_PROCESS_LAYOUT)) {
-      const child = spawnService(entry, { ...serviceEnv, ...roleEnv });
+    for (const service of layoutServices(env.WEFT_PROCESS_LAYOUT, env.WEFT_SERVICE_HEAP_MB)) {
+      const { role: name, entry, env: roleEnv, nodeArgs } = service;
+      const child = spawnService(entry, { ...serviceEnv, ...roleEnv }, { nodeArgs });
       children.push(child);
       cleanups.push(() => stopChild(child));
       child.once('exit', (code, signal) => {
