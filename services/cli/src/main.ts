@@ -27,7 +27,8 @@ Usage:
   ./weft triggers reconcile [--json]         repair schedule/polling workflows' Temporal Schedules
   ./weft bench api [--workflows 10000] [--seconds 10] [--concurrency 1,16,64]
   ./weft bench engine [--executions 2000] [--concurrency 1,16,64] [--fanout 500] [--waiting 1000] [--sqlite-sync-off]
-                                              [--layout combined|split] [--temporal-config KEY=JSON ...] [--json]
+                                              [--layout combined|split] [--observe database|temporal]
+                                              [--temporal-config KEY=JSON ...] [--json]
                                               [--temporal-address HOST:PORT [--temporal-metrics-url URL] [--temporal-pid PID]]
   ./weft bench triggers [--deliveries 2000] [--concurrency 64] [--pollers 100] [--polls 4] [--schedules 200] [--minutes 5]
 `;
@@ -43,6 +44,11 @@ function required(values: Record<string, unknown>, name: string): string {
 function parseLayout(value: string | undefined): ProcessLayout | undefined {
   if (value === undefined || value === 'combined' || value === 'split') return value;
   throw new UsageError('--layout must be combined or split');
+}
+
+function parseObserve(value: string | undefined): 'database' | 'temporal' | undefined {
+  if (value === undefined || value === 'database' || value === 'temporal') return value;
+  throw new UsageError('--observe must be database or temporal');
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -68,6 +74,7 @@ async function main(argv: string[]): Promise<void> {
       'temporal-config': { type: 'string', multiple: true },
       layout: { type: 'string' },
       'temporal-address': { type: 'string' },
+      observe: { type: 'string' },
       'temporal-metrics-url': { type: 'string' },
       'temporal-pid': { type: 'string' },
       deliveries: { type: 'string', default: '2000' },
@@ -138,6 +145,7 @@ async function main(argv: string[]): Promise<void> {
         sqliteSynchronous: values['sqlite-sync-off'] ? 'OFF' : 'NORMAL',
         temporalConfig: values['temporal-config'],
         layout: parseLayout(values.layout),
+        observe: parseObserve(values.observe),
         external: values['temporal-address']
           ? {
               address: values['temporal-address'],

@@ -76,6 +76,11 @@ export async function benchEngineCommand(options: {
   temporalConfig?: string[];
   layout?: ProcessLayout;
   external?: { address: string; metricsUrl?: string; pid?: number };
+  /**
+   * How (b) sees an execution end: its record in PostgreSQL turning terminal (default, what a user
+   * sees), or the Temporal workflow's result (a long-poll per execution, as the bench did before).
+   */
+  observe?: 'database' | 'temporal';
 }): Promise<EngineBenchResult> {
   const out = options.json ? process.stderr : process.stdout;
   const say = (line: string) => out.write(`${line}\n`);
@@ -148,7 +153,11 @@ export async function benchEngineCommand(options: {
             payload: { total: i % 200 },
           });
           acceptMs.push(performance.now() - t0);
-          const status = await watcher.terminal(accepted.execution_ids[0] as string);
+          const id = accepted.execution_ids[0] as string;
+          const status =
+            options.observe === 'temporal'
+              ? (await client.workflow.getHandle(`exec-${id}`).result()).status
+              : await watcher.terminal(id);
           if (status !== 'success') throw new Error(`execution ended ${status}`);
         },
         { label: `(b) 4-node c${c}` },
