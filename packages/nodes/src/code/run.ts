@@ -302,6 +302,9 @@ function runInFreshContext(
       if (state.type === 'fulfilled') {
         // getPromiseState hands back the same handle when the value is not a promise.
         if (state.value !== promise) track(state.value);
+        // The deadline's interrupt can land while the harness awaits user code, which then reports
+        // it as an ordinary "InternalError: interrupted": once interrupted, it is a timeout.
+        if (timedOut) throw timeoutError(args.timeoutMs);
         return readReport(context, runtime, state.value);
       }
       if (state.type === 'rejected') {
