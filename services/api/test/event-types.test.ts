@@ -81,4 +81,34 @@ describe('GET /event-types', () => {
     const limited = await createOrgWithKey(h.db.app.db, 'Limited', ['events.publish']);
     await expectError(await h.request('GET', '/api/v1/event-types', { key: limited.key }), 403, 'forbidden');
   });
+  it('moves last_seen_at at most once a minute, so concurrent publishes share no row lock', async () => {
+    const org = await h.createOrg('Seen events');
+    const publish = async () =>
+      expect(
+        (
+          await h.request('POST', '/api/v1/events', {
+            key: org.key,
+            body: { event: 'ping.seen', payload: {} },
+          })
+        ).status,
+      ).toBe(202);
+    const seen = async () =>
+      (
+        await h.db.admin<{ first: Date; last: Date }[]>`
+          select first_seen_at as first, last_seen_at as last from event_names
+          where organization_id = ${org.organizationId} and name = 'ping.seen'`
+      )[0];
+    await publish();
+    const first = await seen();
+    await Promise.all(Array.from({ length: 8 }, publish));
+    expect(await seen()).toEqual(first);
+    // A minute later the next publish moves it.
+    await h.db.admin`update event_names set last_seen_at = last_seen_at - interval '2 minutes'
+                     where organization_id = ${org.organizationId} and name = 'ping.seen'`;
+    const before = await seen();
+    await publish();
+    const after = await seen();
+    expect(after?.first).toEqual(first?.first);
+    expect(after?.last.getTime()).toBeGreaterThan((before?.last.getTime() ?? 0) + 60_000);
+  });
 });

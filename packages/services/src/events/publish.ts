@@ -83,14 +83,19 @@ export async function publishEvent({
       order by ${hooked ? sql`(${hooked}) desc, ${t.id}` : t.id}
       returning id, organization_id, workflow_id, workflow_name, graph, trigger, event, trigger_payload,
                 started_at, status, attempt`);
-      // The organization's own event names for the catalog: one upsert per publish, in this transaction.
-      await tx
-        .insert(schema.eventNames)
-        .values({ organizationId: ctx.organizationId, name: input.event })
-        .onConflictDoUpdate({
-          target: [schema.eventNames.organizationId, schema.eventNames.name],
-          set: { lastSeenAt: sql`now()` },
-        });
+      // The organization's own event names for the catalog, in this transaction. `last_seen_at` moves
+      // at most once a minute: updating it on every publish made one row lock that every concurrent
+      // publish of the same event queued on until commit. DO NOTHING and an UPDATE whose condition
+      // fails take no row lock.
+      const n = schema.eventNames;
+      await tx.execute(sql`
+        with added as (
+          insert into ${n} (organization_id, name) values (${ctx.organizationId}, ${input.event})
+          on conflict (organization_id, name) do nothing
+          returning 1)
+        update ${n} set last_seen_at = now()
+        where ${n.organizationId} = ${ctx.organizationId} and ${n.name} = ${input.event}
+          and ${n.lastSeenAt} < now() - interval '1 minute' and not exists (select 1 from added)`);
       let cartActivity: CartActivity | null = null;
       if (cartId !== null && refreshesCartTimer(input.event)) {
         const s = schema.organizationSettings;
