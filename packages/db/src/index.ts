@@ -1,6 +1,8 @@
+export * from './caller';
 export * from './client';
 export * from './embedded';
 export * from './errors';
 export * from './migrate';
+export * from './rows';
 export * as schema from './schema';
 export * from './tenancy';

@@ -458,29 +458,66 @@ describe('privileges of weft_app', () => {
 });
 
 describe('weft_authenticate_api_key', () => {
-  it('finds the key without an org setting and counts each request for the key and the organization', async () => {
+  const reserve = (keyUnits: number, orgUnits: number, keyLimit = 1000, orgLimit = 1000) => ({
+    keyUnits,
+    orgUnits,
+    keyLimit,
+    orgLimit,
+  });
+
+  it('finds the key without an org setting and reserves the units asked for the key and the organization', async () => {
     const calls: Awaited<ReturnType<typeof authenticateApiKey>>[] = [];
-    for (let i = 0; i < 4; i++) calls.push(await authenticateApiKey(t.app.db, A.key));
+    for (let i = 0; i < 4; i++) calls.push(await authenticateApiKey(t.app.db, A.key, reserve(2, 3)));
     for (const auth of calls) {
       expect(auth).toMatchObject({ apiKeyId: A.apiKeyId, organizationId: A.id, permissions: ['*'] });
+      expect(auth?.key?.granted).toBe(2);
+      expect(auth?.org?.granted).toBe(3);
     }
     for (let i = 1; i < calls.length; i++) {
       const prev = calls[i - 1];
       const cur = calls[i];
-      if (!prev || !cur) throw new Error('missing call');
+      if (!prev?.key || !prev.org || !cur?.key || !cur.org) throw new Error('missing call');
       if (cur.windowStart.getTime() === prev.windowStart.getTime()) {
-        expect(cur.keyCount).toBe(prev.keyCount + 1);
-        expect(cur.orgCount).toBe(prev.orgCount + 1);
+        expect(cur.key.count).toBe(prev.key.count + 2);
+        expect(cur.org.count).toBe(prev.org.count + 3);
       } else {
         // A new one-minute window started between the two calls.
-        expect(cur.keyCount).toBe(1);
+        expect(cur.key.count).toBe(2);
       }
     }
     const [counter] =
       await t.admin`select count from rate_limit_counters where bucket = ${`key:${A.apiKeyId}`}`;
-    expect(counter?.count).toBe(calls.at(-1)?.keyCount);
+    expect(counter?.count).toBe(calls.at(-1)?.key?.count);
     const [used] = await t.admin`select last_used_at from api_keys where id = ${A.apiKeyId}`;
     expect(used?.last_used_at).toBeInstanceOf(Date);
+  });
+
+  it('never reserves past a limit: a short grant, then none, and a refused reservation counts nothing', async () => {
+    const org = await createOrganization(t.app.db, { name: 'Limited' });
+    const key = await createApiKey({ ctx: ctx(org.id), input: { name: 'limited', permissions: ['*'] } });
+    // The three calls must fall in one window (a calendar minute of the database clock).
+    const [clock] = await t.admin`select extract(second from now())::float8 as second`;
+    if ((clock?.second as number) > 57) await new Promise((r) => setTimeout(r, 3500));
+    const grants: [number | undefined, number | undefined][] = [];
+    for (let i = 0; i < 3; i++) {
+      const auth = await authenticateApiKey(t.app.db, key.key, reserve(3, 3, 5, 1000));
+      grants.push([auth?.key?.granted, auth?.key?.count]);
+    }
+    expect(grants).toEqual([
+      [3, 3],
+      [2, 5],
+      [0, 5],
+    ]);
+  });
+
+  it('leaves a bucket asked for 0 units untouched (its count comes back null)', async () => {
+    const org = await createOrganization(t.app.db, { name: 'Untouched' });
+    const key = await createApiKey({ ctx: ctx(org.id), input: { name: 'untouched', permissions: ['*'] } });
+    const auth = await authenticateApiKey(t.app.db, key.key, reserve(0, 4));
+    expect(auth?.key).toBeNull();
+    expect(auth?.org?.granted).toBe(4);
+    const rows = await t.admin`select bucket from rate_limit_counters where bucket = ${`key:${key.id}`}`;
+    expect(rows).toHaveLength(0);
   });
 
   it('counts a second key of the same organization separately for the key, together for the organization', async () => {
@@ -488,43 +525,52 @@ describe('weft_authenticate_api_key', () => {
       ctx: ctx(A.id),
       input: { name: 'second', permissions: ['workflows.view'] },
     });
-    const first = await authenticateApiKey(t.app.db, A.key);
-    const other = await authenticateApiKey(t.app.db, second.key);
+    const first = await authenticateApiKey(t.app.db, A.key, reserve(1, 1));
+    const other = await authenticateApiKey(t.app.db, second.key, reserve(1, 1));
     expect(other).toMatchObject({
       apiKeyId: second.id,
       organizationId: A.id,
       permissions: ['workflows.view'],
     });
-    if (!first || !other) throw new Error('not authenticated');
+    if (!first?.org || !other?.key || !other.org) throw new Error('not authenticated');
     if (other.windowStart.getTime() === first.windowStart.getTime()) {
-      expect(other.keyCount).toBe(1);
-      expect(other.orgCount).toBe(first.orgCount + 1);
+      expect(other.key.count).toBe(1);
+      expect(other.org.count).toBe(first.org.count + 1);
     }
-    const b = await authenticateApiKey(t.app.db, B.key);
+    const b = await authenticateApiKey(t.app.db, B.key, reserve(1, 1));
     expect(b?.organizationId).toBe(B.id);
-    if (b && b.windowStart.getTime() === first.windowStart.getTime())
-      expect(b.orgCount).toBeLessThan(first.orgCount);
+    if (b?.org && b.windowStart.getTime() === first.windowStart.getTime())
+      expect(b.org.count).toBeLessThan(first.org.count);
   });
 
   it('called directly as weft_app, returns the row for a valid hash and nothing for an unknown one', async () => {
-    const found = await t.app.sql`select * from weft_authenticate_api_key(${hashApiKey(B.key)})`;
+    const found = await t.app
+      .sql`select * from weft_authenticate_api_key(${hashApiKey(B.key)}, 1, 1, 10, 10)`;
     expect(found).toHaveLength(1);
     expect(found[0]?.organization_id).toBe(B.id);
     const before = await t.admin`select count(*)::int as n from rate_limit_counters`;
-    const unknown = await t.app.sql`select * from weft_authenticate_api_key(${'0'.repeat(64)})`;
+    const unknown = await t.app.sql`select * from weft_authenticate_api_key(${'0'.repeat(64)}, 1, 1, 10, 10)`;
     expect(unknown).toHaveLength(0);
     expect(await t.admin`select count(*)::int as n from rate_limit_counters`).toEqual(before);
   });
 
+  it('its helper weft_reserve_rate_units cannot be called by weft_app', async () => {
+    const denied = await pgError(
+      t.app.sql`select * from weft_reserve_rate_units('key:x', 1000000, 1000000, now())`,
+    );
+    expect(denied.code).toBe('42501');
+  });
+
   it('a revoked key returns no row', async () => {
     const doomed = await createApiKey({ ctx: ctx(B.id), input: { name: 'doomed', permissions: ['*'] } });
-    expect(await authenticateApiKey(t.app.db, doomed.key)).not.toBeNull();
+    expect(await authenticateApiKey(t.app.db, doomed.key, reserve(1, 1))).not.toBeNull();
     await revokeApiKey({ ctx: ctx(B.id), input: { id: doomed.id } });
-    expect(await authenticateApiKey(t.app.db, doomed.key)).toBeNull();
-    const direct = await t.app.sql`select * from weft_authenticate_api_key(${hashApiKey(doomed.key)})`;
+    expect(await authenticateApiKey(t.app.db, doomed.key, reserve(1, 1))).toBeNull();
+    const direct = await t.app
+      .sql`select * from weft_authenticate_api_key(${hashApiKey(doomed.key)}, 1, 1, 10, 10)`;
     expect(direct).toHaveLength(0);
     // The other keys of the organization still work.
-    expect((await authenticateApiKey(t.app.db, B.key))?.organizationId).toBe(B.id);
+    expect((await authenticateApiKey(t.app.db, B.key, reserve(1, 1)))?.organizationId).toBe(B.id);
   });
 
   it('weft_find_user_by_email finds a user case-insensitively, without an org setting', async () => {

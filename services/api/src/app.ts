@@ -11,11 +11,11 @@ import {
 } from '@weft/services';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { cors } from 'hono/cors';
 import type { AppEnv } from './app-env';
 import { errorBody, handleError } from './error-handler';
 import { authenticate } from './middleware/authenticate';
+import { limitBodySize } from './middleware/body-size';
+import { browserCors } from './middleware/browser-cors';
 import { jsonBody } from './middleware/json-body';
 import { registerCreateApiKey } from './routes/api-keys/create';
 import { registerListApiKeys } from './routes/api-keys/list';
@@ -98,26 +98,8 @@ export function createApp(deps: AppDeps): Hono {
   v1.onError(onError);
   v1.notFound((c) => c.json(errorBody('not_found', 'No such route.'), 404));
 
-  v1.use(
-    '*',
-    cors({
-      origin: (origin) => (origin === new URL(deps.env.APP_URL).origin ? origin : null),
-      allowHeaders: ['Content-Type', 'Authorization', 'X-Api-Key', 'Idempotency-Key'],
-      exposeHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'Idempotent-Replayed'],
-      maxAge: 600,
-    }),
-  );
-  v1.use(
-    '*',
-    bodyLimit({
-      maxSize: deps.env.MAX_BODY_BYTES,
-      onError: (c) =>
-        c.json(
-          errorBody('payload_too_large', `The request body exceeds ${deps.env.MAX_BODY_BYTES} bytes.`),
-          413,
-        ),
-    }),
-  );
+  v1.use('*', browserCors(deps.env.APP_URL));
+  v1.use('*', limitBodySize(deps.env.MAX_BODY_BYTES));
   registerDocs(v1, deps.env.APP_URL);
   v1.use(
     '*',

@@ -1,4 +1,4 @@
-import { isDataException } from '@weft/db';
+import { callerRefusal, isDataException } from '@weft/db';
 import { AppError, type ErrorCode } from '@weft/services';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -9,7 +9,12 @@ export function errorBody(code: ErrorCode, message: string, fields: Record<strin
   return { error: { code, message, fields } };
 }
 
-export function handleError(error: unknown, c: Context, log: (error: unknown) => void) {
+export function handleError(thrown: unknown, c: Context, log: (error: unknown) => void) {
+  // PostgreSQL refused a cached API key during the request (packages/db/src/caller.ts).
+  const refused = callerRefusal(thrown);
+  const error = refused
+    ? new AppError(refused.reason === 'revoked' ? 'unauthenticated' : 'forbidden', refused.message)
+    : thrown;
   if (error instanceof AppError) {
     for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
     return c.json(errorBody(error.code, error.message, error.fields), error.status as ContentfulStatusCode);

@@ -1,4 +1,5 @@
-import { schema, withTenant } from '@weft/db';
+import { schema, type Tx, withTenant } from '@weft/db';
+import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../audit-logs/record';
 import type { VerbArgs } from '../context';
@@ -16,25 +17,15 @@ export type CreateApiKeyInput = z.infer<typeof CreateApiKeyInput>;
 
 /**
  * Creates a key and returns its plain value once. A key may only hand out permissions it holds
- * itself (`grantedBy`), so `api_keys.manage` is no ladder to `*`.
+ * itself, so `api_keys.manage` is no ladder to `*`. The acting key's permissions are read in the
+ * same transaction as the insert, never taken from the API's key cache, which may be a request
+ * behind a narrowing. Without an acting key (the CLI, an operator) any permissions may be given.
  */
-export async function createApiKey({
-  ctx,
-  input,
-  grantedBy,
-}: VerbArgs<CreateApiKeyInput> & { grantedBy?: readonly string[] }) {
+export async function createApiKey({ ctx, input }: VerbArgs<CreateApiKeyInput>) {
   const permissions = [...new Set(input.permissions)];
-  if (grantedBy && !grantedBy.includes('*')) {
-    const beyond = permissions.filter((p) => !grantedBy.includes(p));
-    if (beyond.length > 0) {
-      throw new AppError(
-        'forbidden',
-        `This key cannot grant permissions it does not hold: ${beyond.join(', ')}`,
-      );
-    }
-  }
   const key = generateApiKey();
   return withTenant(ctx.db, ctx.organizationId, async (tx) => {
+    if (ctx.actor.apiKeyId) await refuseBeyondGrantor(tx, ctx.actor.apiKeyId, permissions);
     const [row] = await tx
       .insert(schema.apiKeys)
       .values({
@@ -64,4 +55,18 @@ export async function createApiKey({
       message: 'Store this key now: it is shown only once. A lost key must be revoked and replaced.',
     };
   });
+}
+
+async function refuseBeyondGrantor(tx: Tx, grantorId: string, permissions: string[]) {
+  const t = schema.apiKeys;
+  const [grantor] = await tx.select({ permissions: t.permissions }).from(t).where(eq(t.id, grantorId));
+  const held = grantor?.permissions ?? [];
+  if (held.includes('*')) return;
+  const beyond = permissions.filter((p) => !held.includes(p));
+  if (beyond.length > 0) {
+    throw new AppError(
+      'forbidden',
+      `This key cannot grant permissions it does not hold: ${beyond.join(', ')}`,
+    );
+  }
 }

@@ -6,7 +6,11 @@ import { notFound } from '../errors';
 import { isUuid } from '../text';
 import { presentApiKey } from './present';
 
-/** Revokes at once: authentication reads the key row on every request, with no cache to expire. */
+/**
+ * Revokes at once: API replicas cache keys, but every request served from a cache has its key
+ * re-checked by PostgreSQL before its work (packages/db/src/caller.ts), so the next request with
+ * the key is refused on every replica.
+ */
 export async function revokeApiKey({ ctx, input }: VerbArgs<{ id: string }>) {
   if (!isUuid(input.id)) throw notFound('API key');
   const t = schema.apiKeys;

@@ -32,11 +32,7 @@ const route = createRoute({
 
 export function registerCreateApiKey(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const created = await createApiKey({
-      ctx: c.get('ctx'),
-      input: c.req.valid('json'),
-      grantedBy: c.get('auth').permissions,
-    });
+    const created = await createApiKey({ ctx: c.get('ctx'), input: c.req.valid('json') });
     return c.json(created, 201);
   });
 }
