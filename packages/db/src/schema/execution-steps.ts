@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   index,
@@ -45,5 +46,10 @@ export const executionSteps = pgTable(
   (t) => [
     uniqueIndex('execution_steps_node').on(t.executionId, t.nodeId, t.iteration),
     index('execution_steps_org').on(t.organizationId),
+    // Publishing an event looks up the executions paused on it: only the few waiting steps are
+    // indexed, so the look-up stays small however many steps an organization has recorded.
+    index('execution_steps_waiting_event')
+      .on(t.organizationId, sql`(${t.resolvedConfig}->>'event')`)
+      .where(sql`${t.status} = 'waiting' and ${t.nodeType} = 'action.wait_for_event'`),
   ],
 );

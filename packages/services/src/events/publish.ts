@@ -118,8 +118,8 @@ export async function publishEvent({
         .where(
           and(
             eq(s.organizationId, ctx.organizationId),
-            eq(s.status, 'waiting'),
-            eq(s.nodeType, 'action.wait_for_event'),
+            // Literals, not parameters: a cached generic plan can use the partial index only then.
+            sql`${s.status} = 'waiting' and ${s.nodeType} = 'action.wait_for_event'`,
             sql`${s.resolvedConfig}->>'event' = ${input.event}`,
           ),
         );

@@ -1,0 +1,1 @@
+CREATE INDEX "execution_steps_waiting_event" ON "execution_steps" USING btree ("organization_id",("resolved_config"->>'event')) WHERE "execution_steps"."status" = 'waiting' and "execution_steps"."node_type" = 'action.wait_for_event';
