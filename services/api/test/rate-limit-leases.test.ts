@@ -61,6 +61,15 @@ describe('batches', () => {
   });
 });
 
+describe('configured limits beyond a PostgreSQL integer', () => {
+  it('work as no limit instead of failing every request', async () => {
+    const org = await api.createOrg('Unlimited');
+    const res = await replica(3_000_000_000, 5_000_000_000)('GET', '/api/v1/workflows', { key: org.key });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('X-RateLimit-Limit')).toBe('3000000000');
+  });
+});
+
 describe('across replicas (limit 200 a minute, batches of 2)', () => {
   it('never admits more than the limit; units one replica holds are lost to the other, not to itself', async () => {
     const org = await api.createOrg('Two replicas');

@@ -30,6 +30,7 @@ export const batchFor = (limit: number) => Math.max(1, Math.floor(limit / 100));
 
 /** A waiter whose reservations keep being taken by others gives up after this many; never in practice. */
 const MAX_ATTEMPTS = 5;
+const INT4_MAX = 2_147_483_647;
 /** Expired pools are swept when a map grows past this size, so departed keys do not accumulate. */
 const SWEEP_AT = 1_000;
 
@@ -105,7 +106,14 @@ export class RateLimitLeases {
   }
 
   private request(keyUnits: number, orgUnits: number): ReservationRequest {
-    return { keyUnits, orgUnits, keyLimit: this.limits.perKey, orgLimit: this.limits.perOrg };
+    // The counters are PostgreSQL integers; a larger configured limit means "no limit" anyway.
+    const int = (n: number) => Math.min(n, INT4_MAX);
+    return {
+      keyUnits: int(keyUnits),
+      orgUnits: int(orgUnits),
+      keyLimit: int(this.limits.perKey),
+      orgLimit: int(this.limits.perOrg),
+    };
   }
 
   private reserve(apiKeyId: string, organizationId: string, reserve: Reserve) {
