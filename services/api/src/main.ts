@@ -25,7 +25,12 @@ if (env.RUN_WORKER) {
     database.db,
   );
   engine = runtime.engine;
-  workerDone = runtime.done;
+  // A worker that fails takes the process down, as a worker process would: `weft up` (or the
+  // orchestrator) then sees it, instead of an API that accepts executions nothing runs.
+  workerDone = runtime.done.catch((error: unknown) => {
+    console.error('[worker] stopped with an error:', error);
+    process.exit(1);
+  });
   temporalReady = async () => {
     await runtime.connection.workflowService.getSystemInfo({});
     return true;
