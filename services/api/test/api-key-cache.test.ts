@@ -1,7 +1,6 @@
-import { createApp } from '@weft/api';
 import { createTestApi, jsonRequester, type TestApi } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, readJson, validWorkflow } from './helpers';
+import { createReplica, expectError, readJson, validWorkflow } from './helpers';
 
 /**
  * The key cache of an API process (src/auth/api-key-cache.ts) must never serve a key that was
@@ -15,20 +14,7 @@ let acme: { organizationId: string; key: string; apiKeyId: string };
 
 /** An API replica: its own cache and rate-limit pools, the same database. */
 function replica() {
-  return jsonRequester(
-    createApp({
-      db: api.db.app.db,
-      env: {
-        APP_URL: 'http://localhost:3000',
-        MAX_BODY_BYTES: 1024 * 1024,
-        RATE_LIMIT_PER_KEY: 100_000,
-        RATE_LIMIT_PER_ORG: 100_000,
-        TRUST_PROXY_HOPS: 0,
-      },
-      temporalReady: async () => true,
-      logError: () => {},
-    }),
-  );
+  return jsonRequester(createReplica(api));
 }
 
 const a = (method: string, path: string, key: string, body?: unknown) =>

@@ -1,7 +1,6 @@
-import { createApp } from '@weft/api';
 import { createTestApi, type TestApi } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countRows, expectError, readJson, sha256 } from './helpers';
+import { countRows, createReplica, expectError, readJson, sha256 } from './helpers';
 
 let api: TestApi;
 let acme: { organizationId: string; key: string; apiKeyId: string };
@@ -23,18 +22,7 @@ async function createKey(body: unknown, key = acme.key) {
 
 /** A second app (another API replica) on the same database. */
 function replica() {
-  return createApp({
-    db: api.db.app.db,
-    env: {
-      APP_URL: 'http://localhost:3000',
-      MAX_BODY_BYTES: 1024 * 1024,
-      RATE_LIMIT_PER_KEY: 100_000,
-      RATE_LIMIT_PER_ORG: 100_000,
-      TRUST_PROXY_HOPS: 0,
-    },
-    temporalReady: async () => true,
-    logError: () => {},
-  });
+  return createReplica(api);
 }
 
 describe('POST /api-keys', () => {

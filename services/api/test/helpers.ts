@@ -1,11 +1,30 @@
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { createHttpServer } from '@weft/api';
+import { createApp, createHttpServer } from '@weft/api';
 import type { TestApi } from '@weft/testing';
 import type { Hono } from 'hono';
 import { expect } from 'vitest';
 
 type Sql = TestApi['db']['admin'];
+
+/**
+ * Another API replica on the test database: its own process-local state (key cache, rate-limit
+ * leases) over the same PostgreSQL, as a second server process would have.
+ */
+export function createReplica(api: TestApi, limits: { perKey?: number; perOrg?: number } = {}) {
+  return createApp({
+    db: api.db.app.db,
+    env: {
+      APP_URL: 'http://localhost:3000',
+      MAX_BODY_BYTES: 1024 * 1024,
+      RATE_LIMIT_PER_KEY: limits.perKey ?? 100_000,
+      RATE_LIMIT_PER_ORG: limits.perOrg ?? 100_000,
+      TRUST_PROXY_HOPS: 0,
+    },
+    temporalReady: async () => true,
+    logError: () => {},
+  });
+}
 
 /** A valid workflow body (the same shape as workflows.test.ts uses). */
 export const validWorkflow = {

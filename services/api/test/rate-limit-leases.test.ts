@@ -1,9 +1,8 @@
-import { createApp } from '@weft/api';
 import { authenticateApiKey } from '@weft/services';
 import { createTestApi, jsonRequester, type TestApi } from '@weft/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { batchFor, RateLimitLeases } from '../src/auth/rate-limit-leases';
-import { waitForRoomInMinute } from './helpers';
+import { createReplica, waitForRoomInMinute } from './helpers';
 
 /**
  * Rate limits counted in batches (src/auth/rate-limit-leases.ts): a replica reserves 1% of a limit
@@ -21,20 +20,7 @@ afterAll(() => api.close());
 beforeEach(() => waitForRoomInMinute(api.db.admin, 8));
 
 function replica(perKey: number, perOrg = 100_000) {
-  return jsonRequester(
-    createApp({
-      db: api.db.app.db,
-      env: {
-        APP_URL: 'http://localhost:3000',
-        MAX_BODY_BYTES: 1024 * 1024,
-        RATE_LIMIT_PER_KEY: perKey,
-        RATE_LIMIT_PER_ORG: perOrg,
-        TRUST_PROXY_HOPS: 0,
-      },
-      temporalReady: async () => true,
-      logError: () => {},
-    }),
-  );
+  return jsonRequester(createReplica(api, { perKey, perOrg }));
 }
 
 const keyCounter = async (apiKeyId: string) => {
