@@ -180,12 +180,20 @@ export async function reconcileTriggerSchedules(deps: {
     unchanged: 0,
     failed: [],
   };
-  const existing = new Map<string, { paused: boolean; note: string | undefined }>();
+  // The list comes from Temporal's visibility store, which lags behind writes: it is used only to
+  // find orphans. A timed workflow's schedule state is read with describe, which is consistent (a
+  // schedule paused a moment ago is listed as running for a while).
+  const listed = new Set<string>();
   for await (const summary of client.schedule.list()) {
     if (KINDS.some((kind) => summary.scheduleId.startsWith(SCHEDULE_ID_PREFIX[kind]))) {
-      existing.set(summary.scheduleId, { paused: summary.state.paused, note: summary.state.note });
+      listed.add(summary.scheduleId);
     }
   }
+  const workflows = await listTimedWorkflows(deps.db);
+  const existing = await describeSchedules(
+    client,
+    workflows.map((workflow) => triggerScheduleId(workflow.trigger_type as TimedTriggerType, workflow.id)),
+  );
   const attempt = async (scheduleId: string, list: string[], work: () => Promise<void>) => {
     try {
       await work();
@@ -196,7 +204,7 @@ export async function reconcileTriggerSchedules(deps: {
   };
 
   const wanted = new Set<string>();
-  for (const workflow of await listTimedWorkflows(deps.db)) {
+  for (const workflow of workflows) {
     const kind = workflow.trigger_type as TimedTriggerType;
     const scheduleId = triggerScheduleId(kind, workflow.id);
     const current = existing.get(scheduleId);
@@ -221,11 +229,32 @@ export async function reconcileTriggerSchedules(deps: {
       report.unchanged++;
     }
   }
-  for (const scheduleId of existing.keys()) {
+  for (const scheduleId of listed) {
     if (wanted.has(scheduleId)) continue;
     await attempt(scheduleId, report.deleted, () =>
       ignoreMissing(client.schedule.getHandle(scheduleId).delete()),
     );
   }
   return report;
+}
+
+/** How many describe calls the reconciler has in flight at once (it runs on every worker start). */
+const DESCRIBE_CONCURRENCY = 16;
+
+/** The current state of each existing schedule among `scheduleIds` (missing ones are left out). */
+async function describeSchedules(client: Client, scheduleIds: string[]) {
+  const states = new Map<string, { paused: boolean; note: string | undefined }>();
+  for (let start = 0; start < scheduleIds.length; start += DESCRIBE_CONCURRENCY) {
+    await Promise.all(
+      scheduleIds.slice(start, start + DESCRIBE_CONCURRENCY).map(async (scheduleId) => {
+        try {
+          const { state } = await client.schedule.getHandle(scheduleId).describe();
+          states.set(scheduleId, { paused: state.paused, note: state.note });
+        } catch (error) {
+          if (!(error instanceof ScheduleNotFoundError)) throw error;
+        }
+      }),
+    );
+  }
+  return states;
 }
