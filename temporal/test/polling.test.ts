@@ -63,6 +63,11 @@ async function pollStatus(workflowId: string) {
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    if (req.url === '/authed' && req.headers['x-feed-key'] !== FEED_KEY) {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end('{"error":"who are you"}');
+      return;
+    }
     const answer = answers.get(req.url ?? '/') ?? { status: 404, body: '{"error":"no such path"}' };
     res.writeHead(answer.status, { 'content-type': 'application/json' });
     res.end(answer.body);
@@ -77,6 +82,7 @@ beforeAll(async () => {
     db: h.db.app.db,
     http,
     engine: createTemporalEngine({ client: h.client, taskQueue: 'weft' }),
+    secrets: h.secrets,
   };
 }, 120_000);
 
@@ -86,7 +92,31 @@ afterAll(async () => {
   server?.close();
 });
 
+/** The feed at /authed answers only with this header value (sent from an http_header credential). */
+const FEED_KEY = 'feed-key-7c1e9b2a44d0';
+
 describe('polling', () => {
+  it('authenticates with its credential; a credential gone later fails the poll clearly', async () => {
+    serve('/authed', [{ id: 1 }]);
+    const created = await h.request('POST', '/api/v1/credentials', {
+      key: org.key,
+      body: { name: 'Feed key', type: 'http_header', fields: { name: 'X-Feed-Key', value: FEED_KEY } },
+    });
+    const credential = (await created.json()) as any;
+    expect(created.status).toBe(201);
+    const workflowId = await createPollingWorkflow('/authed', {
+      dedup_key: 'id',
+      credential_id: credential.id,
+    });
+    expect(await poll(workflowId)).toMatchObject({ status: 'ok', newItems: 1 });
+    expect(byId(await itemsRun(workflowId))).toEqual([1]);
+    const stored = await h.db.admin`select trigger_config from workflows where id = ${workflowId}`;
+    expect(JSON.stringify(stored)).not.toContain(FEED_KEY);
+
+    await h.db.admin`delete from credentials where id = ${credential.id}`;
+    expect(await poll(workflowId)).toMatchObject({ status: 'error', error: { code: 'credential_invalid' } });
+  });
+
   it('runs each new item exactly once across two polls whose answers overlap', async () => {
     serve('/overlap', { data: { items: [{ id: 1 }, { id: 2 }, { id: 3 }] } });
     const workflowId = await createPollingWorkflow('/overlap', { items_path: 'data.items', dedup_key: 'id' });

@@ -374,6 +374,7 @@ describe('outbound webhook deliveries', () => {
     // The verb without an engine: the outbox row commits, nothing starts it (a crash after commit).
     await createWorkflow({
       ctx: { db: h.db.app.db, organizationId: org.organizationId, actor: {} },
+      secrets: h.secrets,
       input: WorkflowInput.parse({ name: 'Lost start', trigger_type: 'manual', nodes: [], edges: [] }),
     });
     const [pending] = await deliveries(org.key, org.webhookId);

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import {
   createApiKey,
   createOrganization,
+  createSecretBox,
   createWorkflow,
   revokeApiKey,
   type ServiceContext,
@@ -42,6 +44,7 @@ beforeAll(async () => {
   const org = await createOrganization(t.app.db, { name: 'Acme' });
   const workflow = await createWorkflow({
     ctx: ctx(org.id),
+    secrets: createSecretBox(randomBytes(32)),
     input: WorkflowInput.parse({
       name: 'Flow',
       trigger_type: 'trigger.manual',

@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   authenticateApiKey,
   claimIdempotencyKey,
   createApiKey,
   createOrganization,
+  createSecretBox,
   createUser,
   createWorkflow,
   hashApiKey,
@@ -47,6 +48,7 @@ async function seedOrg(name: string): Promise<Seeded> {
   const key = await createApiKey({ ctx: ctx(org.id), input: { name: `${name} key`, permissions: ['*'] } });
   const workflow = await createWorkflow({
     ctx: ctx(org.id),
+    secrets: createSecretBox(randomBytes(32)),
     input: WorkflowInput.parse({
       name: `${name} flow`,
       trigger_type: 'trigger.manual',

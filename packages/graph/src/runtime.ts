@@ -7,6 +7,15 @@
  */
 export { renderValue } from './interpolation/render';
 export type { ExpressionScope, RenderOptions } from './interpolation/scope';
+export {
+  type GraphPlan,
+  LOOP_EACH_HANDLE,
+  LOOP_NODE_TYPE,
+  liveEdges,
+  loopEntries,
+  planGraph,
+  readyNodes,
+} from './plan';
 export type { GraphEdge, GraphNode } from './schema';
 export {
   containsStoredOutput,

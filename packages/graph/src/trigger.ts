@@ -1,5 +1,6 @@
 import { Cron } from 'croner';
 import { z } from 'zod';
+import { MASKED_SECRET_PATTERN, refuseSecretHeaders } from './secret-headers';
 
 export const TRIGGER_TYPES = ['event', 'manual', 'schedule', 'polling', 'webhook', 'chat'] as const;
 export const TriggerType = z.enum(TRIGGER_TYPES);
@@ -117,10 +118,12 @@ export const TriggerConfigByType = {
         // The outbound client refuses credentials in a URL at every poll: refuse them at save too.
         .refine(
           (v) => !URL.canParse(v) || (new URL(v).username === '' && new URL(v).password === ''),
-          'must not contain a user name or password (send credentials in headers)',
+          'must not contain a user name or password (use credential_id)',
         ),
       method: z.enum(['GET', 'POST']).default('GET'),
-      headers: HeaderMap.optional(),
+      headers: HeaderMap.superRefine(refuseSecretHeaders).optional(),
+      /** A credential of type http_bearer, http_header or http_basic: how the poll authenticates. */
+      credential_id: z.uuid().optional(),
       interval_minutes: z.number().int().min(1).max(10080).optional(),
       cron: CronExpression.optional(),
       /** Zone of `cron` (ignored with interval_minutes). */
@@ -136,7 +139,14 @@ export const TriggerConfigByType = {
       message: 'give exactly one of interval_minutes or cron',
       path: ['interval_minutes'],
     }),
-  webhook: z.object({ secret: z.string().min(16).max(256).optional() }),
+  webhook: z.object({
+    /** Answered masked; a masked value sent back keeps the stored secret. */
+    secret: z
+      .string()
+      .max(256)
+      .refine((v) => MASKED_SECRET_PATTERN.test(v) || v.length >= 16, 'must be at least 16 characters')
+      .optional(),
+  }),
   chat: z.object({}),
 } satisfies Record<TriggerType, z.ZodType>;
 export type ScheduleTriggerConfig = z.output<(typeof TriggerConfigByType)['schedule']>;

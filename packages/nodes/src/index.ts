@@ -9,6 +9,7 @@ export { delayMs, durationToMs } from './delay/evaluate';
 export { DelayConfig } from './delay/schema';
 export { EmailSendConfig } from './email-send/schema';
 export { EventPublishConfig } from './event-publish/schema';
+export * from './http-request/credential-headers';
 export { HttpRequestConfig } from './http-request/schema';
 export { LoopConfig } from './loop/schema';
 export { MergeConfig } from './merge/schema';

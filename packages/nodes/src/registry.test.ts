@@ -1,5 +1,6 @@
 import type { Graph, GraphEdge, GraphNode } from '@weft/graph';
 import { describe, expect, it } from 'vitest';
+import { getNodeEvaluator } from './evaluators';
 import {
   canonicalNodeType,
   describeNodeType,
@@ -8,7 +9,8 @@ import {
   NODE_TYPES,
   outputHandles,
 } from './registry';
-import { NODE_RUNS_IN, runsInActivity } from './runs-in';
+import { getNodeRunner } from './runners';
+import { ACTIVITY_NODE_TRAITS, NODE_RUNS_IN, runsInActivity } from './runs-in';
 import { validateNodes } from './validate-nodes';
 
 /** DESIGN.md §5: the 15 node types. Their type strings are public API. */
@@ -96,6 +98,18 @@ describe('the registry', () => {
     expect(runsInActivity('action.http_request')).toBe(true);
     expect(runsInActivity('action.transform')).toBe(false);
     expect(runsInActivity('constructor')).toBe(false);
+  });
+
+  it('every activity type has a runner and traits; every workflow type none; evaluators are pure types', () => {
+    for (const d of NODE_TYPES) {
+      const activity = d.runsIn === 'activity';
+      expect(getNodeRunner(d.type) !== undefined, d.type).toBe(activity);
+      expect(Object.hasOwn(ACTIVITY_NODE_TRAITS, d.type), d.type).toBe(activity);
+      if (getNodeEvaluator(d.type)) expect(d.runsIn, d.type).toBe('workflow');
+    }
+    expect(getNodeRunner('email_send')).toBe(getNodeRunner('action.email.send'));
+    expect(getNodeRunner('constructor')).toBeUndefined();
+    expect(getNodeEvaluator('toString')).toBeUndefined();
   });
 
   it('every alias points at a registered type', () => {

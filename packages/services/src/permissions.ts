@@ -15,6 +15,8 @@ export const PERMISSIONS = [
   'api_keys.view',
   'api_keys.manage',
   'audit.view',
+  'credentials.view',
+  'credentials.manage',
   'modules.view',
   'modules.manage',
   'settings.view',

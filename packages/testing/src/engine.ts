@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createApp } from '@weft/api';
-
+import { createSecretBox, type SecretBox } from '@weft/services';
 import { SEARCH_ATTRIBUTES } from '@weft/temporal';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { createTemporalEngine } from '@weft/temporal/engine';
@@ -22,6 +22,8 @@ export interface EngineHarness {
    */
   client: Client;
   app: ReturnType<typeof createApp>;
+  /** The APP_KEY-derived box of the harness's API and worker (for verbs a test calls directly). */
+  secrets: SecretBox;
   request(method: string, path: string, options?: { key?: string; body?: unknown }): Promise<Response>;
   createOrg(name?: string): Promise<{ organizationId: string; key: string }>;
   /** Polls GET /executions/{id} until `done(execution)` or the timeout. */
@@ -202,6 +204,7 @@ export async function createEngineHarness(
     timeSkipping,
     client,
     app,
+    secrets: createSecretBox(appKey),
     request,
     async createOrg(name = 'Acme') {
       const { organizationId, key } = await createOrgWithKey(db.app.db, name);

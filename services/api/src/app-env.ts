@@ -1,5 +1,5 @@
 import type { Caller } from '@weft/db';
-import type { ExecutionEngine, ServiceContext } from '@weft/services';
+import type { ExecutionEngine, SecretBox, ServiceContext } from '@weft/services';
 import type { KnownKey } from './auth/api-key-cache';
 
 /** Per-request values set by middleware and read by handlers. */
@@ -16,5 +16,7 @@ export interface AppEnv {
     temporalUiUrl: string;
     /** APP_URL: the origin of URLs the API hands out (webhook_url). */
     siteUrl: string;
+    /** APP_KEY-derived encryption of stored secrets (credentials, hook and webhook secrets). */
+    secrets: SecretBox;
   };
 }

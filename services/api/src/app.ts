@@ -21,6 +21,7 @@ import { registerCreateApiKey } from './routes/api-keys/create';
 import { registerListApiKeys } from './routes/api-keys/list';
 import { registerRevokeApiKey } from './routes/api-keys/revoke';
 import { registerListAuditLogs } from './routes/audit-logs/list';
+import { registerCredentialRoutes } from './routes/credentials';
 import { registerDocs } from './routes/docs/docs';
 import { registerListEventTypes } from './routes/event-types/list';
 import { registerPublishEvent } from './routes/events/publish';
@@ -58,7 +59,10 @@ export interface AppDeps {
   temporalReady: () => Promise<boolean>;
   /** Starts, retries and cancels executions (Temporal). Without one, execution routes answer 500. */
   engine?: ExecutionEngine;
-  /** APP_KEY: encrypts stored secrets (webhook signing secrets). Without it, creating a webhook answers 500. */
+  /**
+   * APP_KEY: encrypts stored secrets (credentials, webhook and hook signing secrets). Without it, saving
+   * a secret answers 500.
+   */
   appKey?: Uint8Array;
   /** SSRF_ALLOWLIST (parsed): private ranges outbound URLs may point to; empty by default. */
   ssrfAllowlist?: readonly string[];
@@ -98,6 +102,7 @@ export function createApp(deps: AppDeps): Hono {
   v1.onError(onError);
   v1.notFound((c) => c.json(errorBody('not_found', 'No such route.'), 404));
 
+  const secrets = deps.appKey ? createSecretBox(deps.appKey) : secretsUnavailable;
   v1.use('*', browserCors(deps.env.APP_URL));
   v1.use('*', limitBodySize(deps.env.MAX_BODY_BYTES));
   registerDocs(v1, deps.env.APP_URL);
@@ -113,6 +118,7 @@ export function createApp(deps: AppDeps): Hono {
   v1.use('*', jsonBody);
   v1.use('*', async (c, next) => {
     c.set('engine', engine);
+    c.set('secrets', secrets);
     c.set('temporalUiUrl', deps.env.TEMPORAL_UI_URL ?? '');
     c.set('siteUrl', deps.env.APP_URL);
     await next();
@@ -139,10 +145,8 @@ export function createApp(deps: AppDeps): Hono {
   registerGetSettings(v1);
   registerUpdateSettings(v1);
   registerListEventTypes(v1);
-  registerWebhookRoutes(v1, {
-    secrets: deps.appKey ? createSecretBox(deps.appKey) : secretsUnavailable,
-    ssrfAllowlist: deps.ssrfAllowlist ?? [],
-  });
+  registerWebhookRoutes(v1, { secrets, ssrfAllowlist: deps.ssrfAllowlist ?? [] });
+  registerCredentialRoutes(v1, { secrets });
 
   const app = new Hono();
   app.onError(onError);
@@ -164,6 +168,7 @@ export function createApp(deps: AppDeps): Hono {
   registerReceiveHook(app, {
     db: deps.db,
     engine,
+    secrets,
     maxBodyBytes: deps.env.MAX_BODY_BYTES,
     ratePerMinute: deps.env.HOOK_RATE_LIMIT ?? DEFAULT_HOOK_RATE_LIMIT,
     trustedProxyHops: deps.env.TRUST_PROXY_HOPS,

@@ -99,6 +99,20 @@ describe('webhook workflows get a hook URL', () => {
     expect(back.webhook_url).not.toBe(created.webhook_url);
   });
 
+  it('answers webhook_url only to keys that may execute or update the workflow (it is a capability)', async () => {
+    const created = await createWorkflow({ trigger_type: 'webhook' });
+    const get = async (permissions: ('workflows.view' | 'workflows.execute' | 'workflows.update')[]) => {
+      const { key } = await createApiKey({
+        ctx: { db: h.db.app.db, organizationId: org.organizationId, actor: {} },
+        input: { name: permissions.join(' '), permissions },
+      });
+      return readJson(await h.request('GET', `/api/v1/workflows/${created.id}`, { key }));
+    };
+    expect(await get(['workflows.view'])).not.toHaveProperty('webhook_url');
+    expect((await get(['workflows.view', 'workflows.execute'])).webhook_url).toBe(created.webhook_url);
+    expect((await get(['workflows.view', 'workflows.update'])).webhook_url).toBe(created.webhook_url);
+  });
+
   it('the audit trail never holds the token', async () => {
     const created = await createWorkflow({ trigger_type: 'webhook' });
     const token = hookPath(created.webhook_url as string)
@@ -312,6 +326,73 @@ describe('HMAC verification when trigger_config.secret is set', () => {
     const [row] = await h.db.admin`
       select count(*)::int as n from executions where trigger_payload->>'name' = 'Forged'`;
     expect(row?.n).toBe(0);
+  });
+});
+
+describe('the hook secret is kept encrypted and answered masked', () => {
+  const secret = 'whsec_masked_secret_AbCd9876';
+  const sign = (body: string, key = secret) => createHmac('sha256', key).update(body).digest('hex');
+
+  it('never answers or stores it in clear; a masked value sent back keeps it; a new one replaces it', async () => {
+    const hooked = await createWorkflow({ trigger_type: 'webhook', trigger_config: { secret } });
+    const read = async () =>
+      readJson(await h.request('GET', `/api/v1/workflows/${hooked.id}`, { key: org.key }));
+    const got = await read();
+    expect(got.trigger_config).toEqual({ secret: '••••9876' });
+    const [row] = await h.db.admin`select trigger_config from workflows where id = ${hooked.id}`;
+    expect(JSON.stringify(row)).not.toContain('masked_secret');
+    const audit = await h.db
+      .admin`select old_values, new_values from audit_logs where entity_id = ${hooked.id}`;
+    expect(JSON.stringify(audit)).not.toContain('masked_secret');
+
+    const path = hookPath(hooked.webhook_url as string);
+    const body = '{"name":"Kept"}';
+    expect((await postHook(path, body, { 'x-webhook-signature': sign(body) })).status).toBe(202);
+
+    // The editor's round trip: GET, change the name, PUT with the masked secret as it came.
+    const { id: _id, created_at: _c, updated_at: _u, version: _v, webhook_url: _w, ...editable } = got;
+    const kept = await h.request('PUT', `/api/v1/workflows/${hooked.id}`, {
+      key: org.key,
+      body: { ...editable, name: 'Renamed hook' },
+    });
+    expect(kept.status).toBe(200);
+    expect((await postHook(path, body, { 'x-webhook-signature': sign(body) })).status).toBe(202);
+
+    const next = 'whsec_replacement_secret_1111';
+    const replaced = await h.request('PUT', `/api/v1/workflows/${hooked.id}`, {
+      key: org.key,
+      body: { ...editable, trigger_config: { secret: next } },
+    });
+    expect((await readJson(replaced)).trigger_config).toEqual({ secret: '••••1111' });
+    await expectError(await postHook(path, body, { 'x-webhook-signature': sign(body) }), 401);
+    expect((await postHook(path, body, { 'x-webhook-signature': sign(body, next) })).status).toBe(202);
+  });
+
+  it('refuses a masked value that matches no stored secret (422), e.g. on create', async () => {
+    const res = await h.request('POST', '/api/v1/workflows', {
+      key: org.key,
+      body: {
+        name: 'Masked',
+        status: 'active',
+        nodes: [greet],
+        trigger_type: 'webhook',
+        trigger_config: { secret: '••••9876' },
+      },
+    });
+    const error = await expectError(res, 422, 'validation_error');
+    expect(error.error.fields).toHaveProperty(['trigger_config.secret']);
+  });
+
+  it('still verifies with a secret saved in clear before encryption, and masks it in answers', async () => {
+    const hooked = await createWorkflow({ trigger_type: 'webhook' });
+    const legacy = 'whsec_saved_in_clear_before_2222';
+    await h.db
+      .admin`update workflows set trigger_config = ${h.db.admin.json({ secret: legacy })} where id = ${hooked.id}`;
+    const got = readJson(await h.request('GET', `/api/v1/workflows/${hooked.id}`, { key: org.key }));
+    expect((await got).trigger_config).toEqual({ secret: '••••2222' });
+    const body = '{"name":"Legacy"}';
+    const path = hookPath(hooked.webhook_url as string);
+    expect((await postHook(path, body, { 'x-webhook-signature': sign(body, legacy) })).status).toBe(202);
   });
 });
 

@@ -1,3 +1,4 @@
+import { refuseSecretHeaders } from '@weft/graph';
 import { z } from 'zod';
 import { HeaderName, HeaderValue, Template } from '../common';
 import { defineNodeType, MAIN_OUTPUT } from '../define';
@@ -5,7 +6,9 @@ import { defineNodeType, MAIN_OUTPUT } from '../define';
 export const HttpRequestConfig = z.object({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']).default('GET'),
   url: Template.min(1).max(8192),
-  headers: z.record(HeaderName, HeaderValue).optional(),
+  headers: z.record(HeaderName, HeaderValue).superRefine(refuseSecretHeaders).optional(),
+  /** A credential of type http_bearer, http_header or http_basic: added to the request at run time only. */
+  credential_id: z.uuid().optional(),
   query: z.record(z.string(), Template).optional(),
   body: z.unknown().optional(),
   timeout_ms: z.number().int().min(100).max(300_000).default(30_000),

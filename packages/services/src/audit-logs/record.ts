@@ -6,6 +6,7 @@ export type AuditEntity =
   | 'workflow'
   | 'api_key'
   | 'webhook'
+  | 'credential'
   | 'module'
   | 'user'
   | 'organization'

@@ -1,6 +1,6 @@
 import type { CartActivity } from '../carts/cart-activity';
 import type { TimedWorkflow } from '../triggers/timed-workflow';
-import type { LoadedExecution } from './progress';
+import type { LoadedExecution } from './types';
 
 /**
  * What service verbs need from the execution engine (Temporal). Implemented in temporal/engine.ts

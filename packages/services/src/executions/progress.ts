@@ -2,45 +2,7 @@ import { type Database, schema, withTenant } from '@weft/db';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import { recordExecutionEvent } from '../webhooks/execution-events';
 import { type DeliveryStarter, startWebhookDeliveries } from '../webhooks/outbox';
-
-export interface StepError {
-  message: string;
-  code: string;
-}
-
-export type ExecutionStatus =
-  | 'pending'
-  | 'running'
-  | 'waiting'
-  | 'success'
-  | 'partial'
-  | 'failed'
-  | 'cancelled';
-
-export interface StepProgress {
-  nodeId: string;
-  nodeType: string;
-  iteration: number;
-  position: number;
-  status: 'pending' | 'running' | 'waiting' | 'completed' | 'failed' | 'skipped';
-  attempt: number;
-  output?: unknown;
-  resolvedConfig?: unknown;
-  error?: StepError | null;
-  startedAt?: string;
-  completedAt?: string;
-  durationMs?: number;
-}
-
-export interface ExecutionProgress {
-  executionId: string;
-  organizationId: string;
-  status: ExecutionStatus;
-  attempt: number;
-  error?: StepError | null;
-  completedAt?: string;
-  steps: StepProgress[];
-}
+import type { ExecutionProgress, LoadedExecution } from './types';
 
 /**
  * Writes what the interpreter did since its last report: step rows (upserted by node and
@@ -117,25 +79,6 @@ export async function saveExecutionProgress(
     return saved ? recordExecutionEvent(tx, progress) : [];
   });
   await startWebhookDeliveries(engine, progress.organizationId, deliveryIds);
-}
-
-export interface LoadedExecution {
-  executionId: string;
-  organizationId: string;
-  workflowId: string;
-  workflowName: string;
-  graph: {
-    trigger_type: string;
-    trigger_config: Record<string, unknown>;
-    nodes: unknown[];
-    edges: unknown[];
-  };
-  trigger: string;
-  event: string | null;
-  payload: unknown;
-  startedAt: string;
-  status: string;
-  attempt: number;
 }
 
 /** The snapshot an execution runs from, out of its `executions` row (drizzle or raw SQL names). */

@@ -1,10 +1,12 @@
 import type { Database } from '@weft/db';
 import { sql } from 'drizzle-orm';
+import type { SecretBox } from '../encryption';
 import { AppError, validationError } from '../errors';
 import { publishEvent } from '../events/publish';
 import type { ExecutionEngine } from '../executions/engine';
 import { findUnsafeJsonValue } from '../json-safety';
 import { verifyWebhookSignature } from '../webhooks/signing';
+import { openHookSecret } from '../workflows/hook-secret';
 import { isWellFormedHookToken } from './token';
 
 export interface ReceiveHookInput {
@@ -26,7 +28,7 @@ interface FoundHook {
 }
 
 /** Token look-up across organizations and the per-hook rate count, in one round trip (migration 0010). */
-async function findHook(db: Database, token: string): Promise<FoundHook | null> {
+async function findHook(db: Database, secrets: SecretBox, token: string): Promise<FoundHook | null> {
   const rows = await db.execute<{
     workflow_id: string;
     organization_id: string;
@@ -38,13 +40,12 @@ async function findHook(db: Database, token: string): Promise<FoundHook | null> 
   }>(sql`select * from weft_find_hook(${token})`);
   const row = rows[0];
   if (!row) return null;
-  const secret = row.trigger_config.secret;
   return {
     workflowId: row.workflow_id,
     organizationId: row.organization_id,
     status: row.status,
     triggerType: row.trigger_type,
-    secret: typeof secret === 'string' && secret !== '' ? secret : null,
+    secret: openHookSecret(row.trigger_config, secrets),
     count: row.hook_count,
     windowStart: new Date(row.window_start),
   };
@@ -88,17 +89,19 @@ export function parseHookBody(body: Uint8Array): Record<string, unknown> {
 export async function receiveHook({
   db,
   engine,
+  secrets,
   input,
   ratePerMinute,
   ipAddress,
 }: {
   db: Database;
+  secrets: SecretBox;
   engine: ExecutionEngine;
   input: ReceiveHookInput;
   ratePerMinute: number;
   ipAddress?: string;
 }) {
-  const hook = isWellFormedHookToken(input.token) ? await findHook(db, input.token) : null;
+  const hook = isWellFormedHookToken(input.token) ? await findHook(db, secrets, input.token) : null;
   if (hook?.triggerType !== 'webhook') throw new AppError('not_found', 'Hook not found');
   if (hook.count > ratePerMinute) {
     const retryAfter = Math.max(1, Math.ceil((hook.windowStart.getTime() + 60_000 - Date.now()) / 1000));

@@ -1,6 +1,9 @@
 import { type Database, schema, type Tx, withTenant } from '@weft/db';
 import { type PollingTriggerConfig, TriggerConfigByType } from '@weft/graph';
+import { credentialHeaders, HTTP_AUTH_CREDENTIAL_TYPES } from '@weft/nodes';
 import { and, eq, inArray } from 'drizzle-orm';
+import { CredentialUnusableError, openCredential } from '../credentials/use';
+import type { SecretBox } from '../encryption';
 import type { ExecutionEngine } from '../executions/engine';
 import { prepareExecutions } from '../executions/prepare';
 import type { OutboundHttpClient } from '../outbound-http/client';
@@ -16,7 +19,13 @@ export const POLL_MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 export const POLL_MAX_ITEMS = 1000;
 
 export interface PollError {
-  code: OutboundHttpError['code'] | 'http_status' | 'invalid_json' | 'items_not_array' | 'invalid_config';
+  code:
+    | OutboundHttpError['code']
+    | 'http_status'
+    | 'invalid_json'
+    | 'items_not_array'
+    | 'invalid_config'
+    | 'credential_invalid';
   message: string;
 }
 
@@ -33,13 +42,39 @@ class PollFailure extends Error {
 
 const textDecoder = new TextDecoder();
 
+/** The headers of the poll's credential, opened for this request only; a missing one fails the poll. */
+async function pollAuthHeaders(
+  deps: { db: Database; secrets: SecretBox },
+  organizationId: string,
+  config: PollingTriggerConfig,
+): Promise<Record<string, string>> {
+  if (config.credential_id === undefined) return {};
+  try {
+    const credential = await openCredential(deps.db, deps.secrets, {
+      organizationId,
+      credentialId: config.credential_id,
+      allowedTypes: HTTP_AUTH_CREDENTIAL_TYPES,
+    });
+    return credentialHeaders(credential);
+  } catch (error) {
+    if (error instanceof CredentialUnusableError) {
+      throw new PollFailure({ code: 'credential_invalid', message: error.message });
+    }
+    throw error;
+  }
+}
+
 /** GET/POST the URL through the SSRF-guarded client and return the list of items in the JSON answer. */
-async function fetchItems(http: OutboundHttpClient, config: PollingTriggerConfig): Promise<unknown[]> {
+async function fetchItems(
+  http: OutboundHttpClient,
+  config: PollingTriggerConfig,
+  authHeaders: Record<string, string>,
+): Promise<unknown[]> {
   const response = await http
     .request({
       method: config.method,
       url: config.url,
-      headers: { accept: 'application/json', ...(config.headers ?? {}) },
+      headers: { accept: 'application/json', ...(config.headers ?? {}), ...authHeaders },
       timeoutMs: POLL_TIMEOUT_MS,
       maxResponseBytes: POLL_MAX_RESPONSE_BYTES,
       maxRedirects: 3,
@@ -107,7 +142,7 @@ async function recordPollState(
  * answered as `{status: 'error'}`, never thrown: the schedule keeps polling. Database errors throw.
  */
 export async function pollWorkflow(
-  deps: { db: Database; http: OutboundHttpClient; engine: ExecutionEngine },
+  deps: { db: Database; http: OutboundHttpClient; engine: ExecutionEngine; secrets: SecretBox },
   ref: { organizationId: string; workflowId: string },
 ): Promise<PollResult> {
   const w = schema.workflows;
@@ -140,7 +175,7 @@ export async function pollWorkflow(
       });
     }
     config = parsed.data;
-    items = await fetchItems(deps.http, config);
+    items = await fetchItems(deps.http, config, await pollAuthHeaders(deps, ref.organizationId, config));
   } catch (error) {
     if (!(error instanceof PollFailure)) throw error;
     await withTenant(deps.db, ref.organizationId, (tx) =>

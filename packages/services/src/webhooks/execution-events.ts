@@ -1,7 +1,7 @@
 import { schema, type Tx } from '@weft/db';
 import { asc, eq } from 'drizzle-orm';
 import { presentExecution, presentStep } from '../executions/present';
-import type { ExecutionProgress } from '../executions/progress';
+import type { ExecutionProgress } from '../executions/types';
 import type { WebhookEvent } from './events';
 import { recordWebhookEvent } from './outbox';
 

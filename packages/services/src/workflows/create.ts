@@ -1,11 +1,14 @@
 import { schema, withTenant } from '@weft/db';
 import { recordAudit } from '../audit-logs/record';
 import type { VerbArgs } from '../context';
+import { assertCredentialReferences } from '../credentials/references';
+import type { SecretBox } from '../encryption';
 import type { ExecutionEngine } from '../executions/engine';
 import { generateHookToken } from '../hooks/token';
 import { syncTriggersAfterSave } from '../triggers/sync-after-save';
 import { startWebhookDeliveries } from '../webhooks/outbox';
 import { recordWorkflowEvent } from '../webhooks/workflow-events';
+import { sealHookSecret } from './hook-secret';
 import { presentWorkflow } from './present';
 import type { WorkflowInput } from './workflow-input';
 
@@ -14,9 +17,11 @@ export async function createWorkflow({
   input,
   siteUrl,
   engine,
-}: VerbArgs<WorkflowInput> & { siteUrl?: string; engine?: ExecutionEngine }) {
+  secrets,
+}: VerbArgs<WorkflowInput> & { siteUrl?: string; engine?: ExecutionEngine; secrets: SecretBox }) {
   let deliveryIds: string[] = [];
   const created = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
+    await assertCredentialReferences(tx, ctx.organizationId, input);
     const [row] = await tx
       .insert(schema.workflows)
       .values({
@@ -24,7 +29,7 @@ export async function createWorkflow({
         name: input.name,
         description: input.description ?? null,
         triggerType: input.trigger_type,
-        triggerConfig: input.trigger_config,
+        triggerConfig: sealHookSecret(input.trigger_type, input.trigger_config, secrets),
         status: input.status,
         nodes: input.nodes,
         edges: input.edges,

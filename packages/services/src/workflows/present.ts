@@ -1,5 +1,6 @@
 import type { schema } from '@weft/db';
 import { hookUrl } from '../hooks/token';
+import { presentTriggerConfig } from './hook-secret';
 
 /**
  * `siteUrl` (APP_URL) adds `webhook_url` for webhook workflows. Audit records are presented without
@@ -11,7 +12,7 @@ export function presentWorkflow(row: typeof schema.workflows.$inferSelect, siteU
     name: row.name,
     description: row.description,
     trigger_type: row.triggerType,
-    trigger_config: row.triggerConfig,
+    trigger_config: presentTriggerConfig(row.triggerConfig),
     status: row.status,
     nodes: row.nodes,
     edges: row.edges,
@@ -34,7 +35,7 @@ export function presentWorkflowSummary(
     name: row.name,
     description: row.description,
     trigger_type: row.triggerType,
-    trigger_config: row.triggerConfig,
+    trigger_config: presentTriggerConfig(row.triggerConfig),
     status: row.status,
     version: row.version,
     created_at: row.createdAt.toISOString(),

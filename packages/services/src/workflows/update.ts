@@ -2,6 +2,8 @@ import { schema, withTenant } from '@weft/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { recordAudit } from '../audit-logs/record';
 import type { VerbArgs } from '../context';
+import { assertCredentialReferences } from '../credentials/references';
+import type { SecretBox } from '../encryption';
 import { notFound } from '../errors';
 import type { ExecutionEngine } from '../executions/engine';
 import { generateHookToken } from '../hooks/token';
@@ -9,6 +11,7 @@ import { isUuid } from '../text';
 import { syncTriggersAfterSave } from '../triggers/sync-after-save';
 import { startWebhookDeliveries } from '../webhooks/outbox';
 import { recordWorkflowEvent } from '../webhooks/workflow-events';
+import { sealHookSecret } from './hook-secret';
 import { presentWorkflow } from './present';
 import type { WorkflowInput } from './workflow-input';
 
@@ -18,7 +21,12 @@ export async function updateWorkflow({
   input,
   siteUrl,
   engine,
-}: VerbArgs<{ id: string; workflow: WorkflowInput }> & { siteUrl?: string; engine?: ExecutionEngine }) {
+  secrets,
+}: VerbArgs<{ id: string; workflow: WorkflowInput }> & {
+  siteUrl?: string;
+  engine?: ExecutionEngine;
+  secrets: SecretBox;
+}) {
   if (!isUuid(input.id)) throw notFound('Workflow');
   const t = schema.workflows;
   const next = input.workflow;
@@ -31,6 +39,7 @@ export async function updateWorkflow({
       .where(and(eq(t.id, input.id), eq(t.organizationId, ctx.organizationId)))
       .for('update');
     if (!existing) throw notFound('Workflow');
+    await assertCredentialReferences(tx, ctx.organizationId, next);
     previousTriggerType = existing.triggerType;
     const [row] = await tx
       .update(t)
@@ -38,7 +47,12 @@ export async function updateWorkflow({
         name: next.name,
         description: next.description ?? null,
         triggerType: next.trigger_type,
-        triggerConfig: next.trigger_config,
+        triggerConfig: sealHookSecret(
+          next.trigger_type,
+          next.trigger_config,
+          secrets,
+          existing.triggerConfig,
+        ),
         status: next.status,
         nodes: next.nodes,
         edges: next.edges,

@@ -1,4 +1,4 @@
-import { type ExecutionEngine, receiveHook, type ServiceContext } from '@weft/services';
+import { type ExecutionEngine, receiveHook, type SecretBox, type ServiceContext } from '@weft/services';
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { errorBody } from '../../error-handler';
@@ -7,6 +7,8 @@ import { clientIp } from '../../middleware/client-ip';
 export interface HookRouteDeps {
   db: ServiceContext['db'];
   engine: ExecutionEngine;
+  /** Opens the hook's signing secret. */
+  secrets: SecretBox;
   maxBodyBytes: number;
   /** Requests per minute per hook (HOOK_RATE_LIMIT). */
   ratePerMinute: number;
@@ -30,6 +32,7 @@ export function registerReceiveHook(app: Hono, deps: HookRouteDeps) {
       const result = await receiveHook({
         db: deps.db,
         engine: deps.engine,
+        secrets: deps.secrets,
         input: { token: c.req.param('token'), body, headers: { get: (name) => c.req.header(name) } },
         ratePerMinute: deps.ratePerMinute,
         ipAddress: clientIp(c, deps.trustedProxyHops),

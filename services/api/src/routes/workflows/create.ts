@@ -26,6 +26,7 @@ export function registerCreateWorkflow(app: OpenAPIHono<AppEnv>) {
       ctx: c.get('ctx'),
       input: c.req.valid('json'),
       siteUrl: c.get('siteUrl'),
+      secrets: c.get('secrets'),
       engine: c.get('engine'),
     });
     return c.json(workflow, 201);

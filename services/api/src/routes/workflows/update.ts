@@ -25,6 +25,7 @@ export function registerUpdateWorkflow(app: OpenAPIHono<AppEnv>) {
       ctx: c.get('ctx'),
       input: { id: c.req.valid('param').id, workflow: c.req.valid('json') },
       siteUrl: c.get('siteUrl'),
+      secrets: c.get('secrets'),
       engine: c.get('engine'),
     });
     return c.json(workflow, 200);

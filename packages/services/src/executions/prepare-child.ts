@@ -1,9 +1,13 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { type Database, schema, withTenant } from '@weft/db';
-import { notFound, prepareExecutions, presentWorkflow } from '@weft/services';
 import { and, eq } from 'drizzle-orm';
+import { notFound } from '../errors';
+import { presentWorkflow } from '../workflows/present';
+import { prepareExecutions } from './prepare';
 
-/** Records the child execution of action.workflow.execute: a workflow of the same organization only. */
+/**
+ * Records the child execution of action.workflow.execute: a workflow of the same organization only
+ * (another organization's id is not found). Returns the new execution's id.
+ */
 export async function prepareChildExecution(
   db: Database,
   args: { organizationId: string; parentExecutionId: string; workflowId: string; payload: unknown },
@@ -14,9 +18,7 @@ export async function prepareChildExecution(
       .select()
       .from(t)
       .where(and(eq(t.id, args.workflowId), eq(t.organizationId, args.organizationId)));
-    if (!row) {
-      throw ApplicationFailure.nonRetryable(notFound('Workflow').message, 'not_found');
-    }
+    if (!row) throw notFound('Workflow');
     const [id] = await prepareExecutions(tx, args.organizationId, [
       {
         workflow: presentWorkflow(row),

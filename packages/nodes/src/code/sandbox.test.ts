@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CodeRunError, type CodeRunErrorCode, runSandboxedCode } from './run';
+import { CodeRunError, type CodeRunErrorCode, runSandboxedCode } from './sandbox';
 
 const limits = { timeoutMs: 1_000, memoryMb: 32 };
 

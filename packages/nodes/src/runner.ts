@@ -1,0 +1,67 @@
+/**
+ * The contract of a node type that runs in an activity (side effects): a `run` function that gets
+ * its rendered config and the dependencies it may use, injected. Runners know nothing of Temporal:
+ * they throw `NodeRunError` and the generic activity turns it into a retryable or final failure.
+ */
+
+/**
+ * The outbound HTTP client runners get: the SSRF-guarded one of @weft/services in production. Its
+ * own failures are errors named `OutboundHttpError` with a string `code` (`timeout`, `ssrf_blocked`, ...).
+ */
+export interface NodeHttpClient {
+  request(req: {
+    method: string;
+    url: string;
+    headers?: Record<string, string>;
+    body?: string | Uint8Array;
+    timeoutMs: number;
+    maxRedirects?: number;
+  }): Promise<{ status: number; headers: Record<string, string>; body: Uint8Array }>;
+}
+
+/** What a runner may touch. Everything is scoped to the execution's organization by the caller. */
+export interface NodeRunContext {
+  organizationId: string;
+  executionId: string;
+  nodeId: string;
+  /** `<execution_id>:<node_id>[:<loop_index>]`: stable across retries (DESIGN §12.1). */
+  stepKey: string;
+  /**
+   * Upstream data, as much as the type's `reads` trait asks for (runs-in.ts): the trigger payload
+   * alone, or with every node output and the loop item (stored outputs resolved).
+   */
+  input: { trigger?: unknown; nodes?: Record<string, unknown>; loop?: unknown };
+  http: NodeHttpClient;
+  /**
+   * A credential of the organization, decrypted, if it is one of `types`; otherwise (or when it is
+   * gone) a final `credential_invalid`. Its fields must never be returned as output.
+   */
+  openCredential(
+    id: string,
+    types: readonly string[],
+  ): Promise<{ type: string; fields: Record<string, string> }>;
+  publishEvent(
+    event: string,
+    payload: Record<string, unknown>,
+  ): Promise<{ workflows_triggered: number; execution_ids: string[] }>;
+}
+
+/** A failure the node reports. `retryable: false` ends the step now; true lets the activity retry. */
+export class NodeRunError extends Error {
+  override readonly name = 'NodeRunError';
+
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly retryable: boolean,
+    /** Shown as the failed step's details (e.g. the HTTP answer that failed it). */
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** How a node type that runs in an activity is called; its traits live in runs-in.ts (workflow code reads them). */
+export interface NodeRunner {
+  run(config: Record<string, unknown>, ctx: NodeRunContext): Promise<unknown>;
+}

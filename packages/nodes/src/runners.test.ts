@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { getNodeRunner, type NodeRunContext, NodeRunError } from './runners';
+
+function context(overrides: Partial<NodeRunContext> = {}): NodeRunContext {
+  return {
+    organizationId: 'org',
+    executionId: 'exec',
+    nodeId: 'n',
+    stepKey: 'exec:n',
+    input: {},
+    http: {
+      request: async () => {
+        throw new Error('not expected');
+      },
+    },
+    openCredential: async () => {
+      throw new Error('not expected');
+    },
+    publishEvent: async () => {
+      throw new Error('not expected');
+    },
+    ...overrides,
+  };
+}
+
+const runnerOf = (type: string) => {
+  const runner = getNodeRunner(type);
+  if (!runner) throw new Error(`no runner for ${type}`);
+  return runner;
+};
+
+describe('the runners in the registry', () => {
+  it('action.event.publish raises its event with the config payload, else the trigger', async () => {
+    const published: unknown[] = [];
+    const ctx = context({
+      input: { trigger: { order: 1 } },
+      publishEvent: async (event, payload) => {
+        published.push([event, payload]);
+        return { workflows_triggered: 2, execution_ids: ['a', 'b'] };
+      },
+    });
+    const runner = runnerOf('action.event.publish');
+    expect(await runner.run({ event: 'order.shipped', payload: { id: 9 } }, ctx)).toEqual({
+      workflows_triggered: 2,
+      execution_ids: ['a', 'b'],
+    });
+    await runner.run({ event: 'order.shipped' }, ctx);
+    expect(published).toEqual([
+      ['order.shipped', { id: 9 }],
+      ['order.shipped', { order: 1 }],
+    ]);
+  });
+
+  it('action.event.publish refuses an event name that interpolation made invalid', async () => {
+    await expect(runnerOf('action.event.publish').run({ event: 'Not An Event' }, context())).rejects.toThrow(
+      /category\.action/,
+    );
+  });
+
+  it('action.code runs the source with the upstream input; user errors are final NodeRunErrors', async () => {
+    const runner = runnerOf('action.code');
+    const ctx = context({ input: { trigger: { n: 4 }, nodes: { prev: { m: 3 } }, loop: null } });
+    expect(await runner.run({ code: 'return input.trigger.n * input.nodes.prev.m' }, ctx)).toBe(12);
+    const error = await runner.run({ code: 'throw new Error("nope")' }, ctx).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NodeRunError);
+    expect(error).toMatchObject({ code: 'code_error', retryable: false });
+    expect((error as Error).message).toContain('nope');
+  });
+
+  it('module nodes fail finally with module_not_configured, naming the module, until their module exists', async () => {
+    for (const [type, module] of [
+      ['action.email.send', 'e-mail'],
+      ['email_send', 'e-mail'],
+      ['action.chat.send', 'chat'],
+      ['action.chat.send_template', 'chat'],
+      ['action.ai.prompt', 'AI'],
+    ] as const) {
+      const error = await runnerOf(type)
+        .run({}, context())
+        .catch((e: unknown) => e);
+      expect(error, type).toMatchObject({ code: 'module_not_configured', retryable: false });
+      expect((error as Error).message).toContain(`the ${module} module`);
+    }
+  });
+});

@@ -1,0 +1,29 @@
+import type { SecretBox } from '../encryption';
+import { CREDENTIAL_TYPES, type CredentialType, maskSecret } from './credential-types';
+
+/** Splits validated fields into what is stored in clear, what is encrypted, and the masks shown. */
+export function sealCredentialFields(
+  type: CredentialType,
+  fields: Record<string, unknown>,
+  secrets: SecretBox,
+): { publicFields: Record<string, unknown>; secretCiphertext: string; masks: Record<string, string> } {
+  const secretKeys = new Set<string>(CREDENTIAL_TYPES[type].secrets);
+  const publicFields: Record<string, unknown> = {};
+  const secret: Record<string, string> = {};
+  const masks: Record<string, string> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    if (secretKeys.has(key)) {
+      secret[key] = String(value);
+      masks[key] = maskSecret(String(value));
+    } else {
+      publicFields[key] = value;
+    }
+  }
+  return { publicFields, secretCiphertext: secrets.encrypt(JSON.stringify(secret)), masks };
+}
+
+/** The secret fields of a stored credential, decrypted. Only activities that use them call this. */
+export function openCredentialSecrets(secretCiphertext: string, secrets: SecretBox): Record<string, string> {
+  return JSON.parse(secrets.decrypt(secretCiphertext)) as Record<string, string>;
+}

@@ -1,0 +1,29 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { type CredentialDeps, CredentialInput, createCredential } from '@weft/services';
+import type { AppEnv } from '../../app-env';
+import { idempotent } from '../../middleware/idempotency';
+import { requirePermission } from '../../middleware/require-permission';
+import { errorResponses, IdempotencyHeader, jsonContent, security } from '../../openapi-schemas';
+import { Credential } from './schemas';
+
+const route = createRoute({
+  method: 'post',
+  path: '/credentials',
+  tags: ['Credentials'],
+  summary: 'Create a credential; its secret fields are stored encrypted and never answered back',
+  security,
+  middleware: [requirePermission('credentials.manage'), idempotent] as const,
+  request: {
+    headers: IdempotencyHeader,
+    body: { content: { 'application/json': { schema: CredentialInput } }, required: true },
+  },
+  responses: { 201: jsonContent(Credential, 'The credential, secrets masked'), ...errorResponses(422) },
+});
+
+export function registerCreateCredential(app: OpenAPIHono<AppEnv>, deps: CredentialDeps) {
+  app.openapi(route, async (c) => {
+    const input = c.req.valid('json') as CredentialInput;
+    const credential = await createCredential({ ctx: c.get('ctx'), input, deps });
+    return c.json(credential, 201);
+  });
+}

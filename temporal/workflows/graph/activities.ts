@@ -1,0 +1,31 @@
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import type { Activities } from '../../activities';
+
+/** Loading and reporting: local activities (same worker, no task-queue round trip), retried quickly. */
+export const local = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '200 ms', maximumInterval: '10 seconds', maximumAttempts: 20 },
+});
+
+const SIDE_EFFECT_RETRY = {
+  initialInterval: '1 second',
+  backoffCoefficient: 2,
+  maximumInterval: '1 minute',
+  maximumAttempts: 3,
+} as const;
+
+/**
+ * Side effects: explicit timeouts, exponential retries; failures the node itself reports are final.
+ * They heartbeat, so a crashed worker's activities are retried elsewhere after 10 s, not 5 minutes.
+ */
+export const sideEffects = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: SIDE_EFFECT_RETRY,
+});
+
+/** The code sandbox blocks its thread while user code runs (up to 30 s), so it cannot heartbeat. */
+export const blocking = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: SIDE_EFFECT_RETRY,
+});

@@ -1,0 +1,79 @@
+import { patched } from '@temporalio/workflow';
+import type { GraphNode } from '@weft/graph/runtime';
+import { ACTIVITY_NODE_TRAITS, type ActivityNodeTraits } from '@weft/nodes/runtime';
+import { blocking, sideEffects } from './activities';
+import type { GraphRun, LoopScope } from './state';
+
+/** The generic `runNode` activity; histories recorded before it called one activity per node type. */
+const GENERIC_NODE_ACTIVITY = 'generic-node-activity';
+
+const DEFAULT_TRAITS: ActivityNodeTraits = { activity: 'heartbeat', reads: 'nothing' };
+
+/** A node type that runs in an activity: its runner is looked up in the registry by the worker. */
+export async function runSideEffect(
+  run: GraphRun,
+  node: GraphNode,
+  config: Record<string, unknown>,
+  outputs: Record<string, unknown>,
+  iteration: number,
+  loop: LoopScope,
+): Promise<unknown> {
+  const { execution } = run;
+  const stepKey = run.stepKey(node, iteration);
+  const traits = Object.hasOwn(ACTIVITY_NODE_TRAITS, node.type)
+    ? ACTIVITY_NODE_TRAITS[node.type]
+    : DEFAULT_TRAITS;
+  const input =
+    traits?.reads === 'upstream'
+      ? { trigger: execution.payload, nodes: outputs, loop: loop ?? null }
+      : traits?.reads === 'trigger'
+        ? { trigger: execution.payload }
+        : undefined;
+  if (patched(GENERIC_NODE_ACTIVITY)) {
+    const proxy = traits?.activity === 'blocking' ? blocking : sideEffects;
+    return proxy.runNode({
+      organizationId: execution.organizationId,
+      executionId: execution.executionId,
+      nodeId: node.id,
+      nodeType: node.type,
+      config,
+      stepKey,
+      ...(input ? { input } : {}),
+      ...run.inlineLimit(),
+    });
+  }
+  return runBeforeGenericActivity(run, node, config, stepKey, input);
+}
+
+/** The per-type activity calls of histories recorded before `runNode` (same commands, same order). */
+function runBeforeGenericActivity(
+  run: GraphRun,
+  node: GraphNode,
+  config: Record<string, unknown>,
+  stepKey: string,
+  input: { trigger: unknown; nodes?: unknown; loop?: unknown } | undefined,
+): Promise<unknown> {
+  const { execution } = run;
+  switch (node.type) {
+    case 'action.http_request':
+      return sideEffects.httpRequest({ config, idempotencyKey: stepKey, ...run.inlineLimit() });
+    case 'action.code':
+      return blocking.runCode({ config, input, ...run.inlineLimit() });
+    case 'action.event.publish':
+      return sideEffects.publishEvent({
+        organizationId: execution.organizationId,
+        executionId: execution.executionId,
+        event: String(config.event),
+        payload:
+          (config.payload as Record<string, unknown> | undefined) ??
+          (execution.payload as Record<string, unknown>),
+      });
+    default:
+      return sideEffects.runModuleNode({
+        organizationId: execution.organizationId,
+        nodeType: node.type,
+        config,
+        idempotencyKey: stepKey,
+      });
+  }
+}

@@ -1,0 +1,115 @@
+import { workflowInfo } from '@temporalio/workflow';
+import {
+  containsStoredOutput,
+  type ExpressionScope,
+  type GraphEdge,
+  type GraphNode,
+  type GraphPlan,
+  planGraph,
+} from '@weft/graph/runtime';
+import type { EventSignal, ExecutionStatus, LoadedExecution, RetrySignal, StepError } from '../../shared';
+import { StepReporter } from './progress';
+
+/** History size after which activity outputs always go to PostgreSQL (Temporal's limit is 50 MB). */
+const HISTORY_INLINE_BUDGET_BYTES = 10 * 1024 * 1024;
+
+/** The loop item and its place, as expressions see it (`{{loop.item}}`). */
+export type LoopScope = ExpressionScope['loop'];
+
+/** A node failed: what the step records, and the config it ran with. */
+export class StepFailure extends Error {
+  constructor(
+    readonly error: StepError,
+    readonly resolvedConfig: unknown,
+  ) {
+    super(error.message);
+  }
+}
+
+/**
+ * Everything one execution's interpreter knows while it runs: the plan of its graph, its status and
+ * attempt, the step records not yet reported, and what signals brought in.
+ */
+export class GraphRun {
+  readonly plan: GraphPlan;
+  readonly timezone: string;
+  readonly progress: StepReporter;
+  status: ExecutionStatus = 'running';
+  attempt: number;
+  anyFailed = false;
+  /** Order in which steps started; the step list is sorted by it. */
+  position = 0;
+  retryRequest: RetrySignal | undefined;
+  readonly receivedEvents: EventSignal[] = [];
+  /** Nodes whose output holds a reference to a stored (large) output; see @weft/graph stored-output. */
+  readonly nodesWithStoredOutputs = new Set<string>();
+
+  constructor(readonly execution: LoadedExecution) {
+    this.plan = planGraph(execution.graph.nodes as GraphNode[], execution.graph.edges as GraphEdge[]);
+    this.timezone = String((execution.graph.trigger_config as { timezone?: unknown }).timezone ?? 'UTC');
+    this.attempt = execution.attempt;
+    this.progress = new StepReporter({
+      executionId: execution.executionId,
+      organizationId: execution.organizationId,
+    });
+  }
+
+  /** Writes the unreported steps with the current status. */
+  report(extra: { error?: StepError | null; completedAt?: string } = {}): Promise<void> {
+    return this.progress.report(this.status, this.attempt, extra);
+  }
+
+  scopeFor(outputs: Record<string, unknown>, loop?: LoopScope): ExpressionScope {
+    return {
+      trigger: this.execution.payload,
+      nodes: outputs,
+      loop,
+      execution: {
+        id: this.execution.executionId,
+        workflow_id: this.execution.workflowId,
+        started_at: this.execution.startedAt,
+      },
+    };
+  }
+
+  /** `<execution_id>:<node_id>[:<loop_index>]` (DESIGN §12.1). */
+  stepKey(node: GraphNode, iteration: number): string {
+    return `${this.execution.executionId}:${node.id}${iteration >= 0 ? `:${iteration}` : ''}`;
+  }
+
+  /** Whether the node's config names a node with a stored output, or its loop item is one. */
+  readsStoredOutput(node: GraphNode, templated: Record<string, unknown>, loop: LoopScope): boolean {
+    if (node.type === 'action.merge' || node.type === 'action.code') return false; // they pass references on
+    if (loop && containsStoredOutput(loop.item)) return true;
+    if (this.nodesWithStoredOutputs.size === 0) return false;
+    const text = JSON.stringify(templated);
+    return [...this.nodesWithStoredOutputs].some((id) => text.includes(id));
+  }
+
+  /**
+   * Once the history passes its budget, every further activity output goes to PostgreSQL whatever
+   * its size, so thousands of mid-sized outputs cannot reach Temporal's 50 MB history limit. (The
+   * field is absent below the budget, which keeps earlier histories' activity inputs unchanged.)
+   */
+  inlineLimit(): { inlineLimitBytes?: number } {
+    return workflowInfo().historySize > HISTORY_INLINE_BUDGET_BYTES ? { inlineLimitBytes: 0 } : {};
+  }
+
+  /** Reports the execution as waiting around a durable pause (delay, wait), then as running again. */
+  async pauseWithStatus(node: GraphNode, iteration: number, config: unknown, pause: () => Promise<void>) {
+    this.status = 'waiting';
+    this.progress.record({
+      nodeId: node.id,
+      nodeType: node.type,
+      iteration,
+      position: this.position,
+      status: 'waiting',
+      attempt: this.attempt,
+      resolvedConfig: config,
+      startedAt: new Date().toISOString(),
+    });
+    await this.report();
+    await pause();
+    this.status = 'running';
+  }
+}
