@@ -22,14 +22,23 @@ export function isSecretHeaderName(name: string): boolean {
   return SECRET_HEADER_NAMES.has(name.toLowerCase());
 }
 
-/** A zod check for a header map: each secret-holding header name is an issue on that header. */
+/**
+ * Whether a plain header holds a stored secret: a secret-holding name with a literal value. A value
+ * with an expression (`Bearer {{nodes.login.body.token}}`) is computed per run, not stored, and stays.
+ */
+export function isInlineSecretHeader(name: string, value: unknown): boolean {
+  return isSecretHeaderName(name) && !(typeof value === 'string' && value.includes('{{'));
+}
+
+/** A zod check for a header map: each header holding a stored secret is an issue on that header. */
 export function refuseSecretHeaders(
   headers: Record<string, unknown> | undefined,
   ctx: { addIssue(issue: { code: 'custom'; path: string[]; message: string }): void },
 ): void {
-  for (const name of Object.keys(headers ?? {})) {
-    if (isSecretHeaderName(name))
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (isInlineSecretHeader(name, value)) {
       ctx.addIssue({ code: 'custom', path: [name], message: SECRET_HEADER_MESSAGE });
+    }
   }
 }
 

@@ -14,6 +14,7 @@ export * from './credentials/credential-types';
 export * from './credentials/delete';
 export * from './credentials/get';
 export * from './credentials/list';
+export * from './credentials/move-inline-secrets';
 export * from './credentials/present';
 export * from './credentials/update';
 export * from './credentials/use';

@@ -235,6 +235,14 @@ describe('workflows that name credentials', () => {
     await expectError(foreign, 422);
   });
 
+  it('accepts a secret-holding header whose value is computed per run (an expression)', async () => {
+    const res = await api.request('POST', '/api/v1/workflows', {
+      key: acme.key,
+      body: httpWorkflow({ headers: { Authorization: 'Bearer {{trigger.token}}' } }),
+    });
+    expect(res.status).toBe(201);
+  });
+
   it('saves a polling trigger that authenticates with a credential', async () => {
     const bearer = (await create({ name: 'Feed', type: 'http_bearer', fields: { token: 'feed-token-1234' } }))
       .json;

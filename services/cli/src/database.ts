@@ -1,6 +1,7 @@
 import { createConnection } from 'node:net';
 import type { CliEnv } from '@weft/config';
-import { enableAppRoleLogin, runMigrations, startEmbeddedPostgres } from '@weft/db';
+import { connectDatabase, enableAppRoleLogin, runMigrations, startEmbeddedPostgres } from '@weft/db';
+import { createSecretBox, type MoveReport, moveInlineSecrets } from '@weft/services';
 import { dataPath, derivedSecret } from './project';
 
 export interface DatabaseUrls {
@@ -61,4 +62,18 @@ export async function openDatabase(
   await runMigrations(adminUrl);
   await enableAppRoleLogin(adminUrl, appPassword);
   return { appUrl: url('weft_app', appPassword), adminUrl, embedded: true, stop };
+}
+
+/**
+ * The data step after the SQL migrations: secrets that workflows saved before credentials existed
+ * hold in clear move into credentials (see moveInlineSecrets). Idempotent; `weft migrate` and
+ * `weft up` run it.
+ */
+export async function moveInlineSecretsOf(database: DatabaseUrls, appKey: Uint8Array): Promise<MoveReport> {
+  const handle = connectDatabase(database.appUrl, { max: 1 });
+  try {
+    return await moveInlineSecrets(handle.db, createSecretBox(appKey));
+  } finally {
+    await handle.close();
+  }
 }

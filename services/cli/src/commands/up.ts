@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { type RunningDevServer, resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
 import { runStep, spawnService, stopChild, waitForHttp } from '../children';
-import { openDatabase } from '../database';
+import { moveInlineSecretsOf, openDatabase } from '../database';
 import { layoutServices } from '../process-layout';
 import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
 
@@ -53,7 +53,11 @@ export async function upCommand(): Promise<void> {
     });
     cleanups.push(() => database.stop());
     takeOverSignals();
+    const moved = await moveInlineSecretsOf(database, env.APP_KEY);
     log('migrations applied');
+    if (moved.workflows > 0) {
+      log(`secrets moved out of ${moved.workflows} workflow(s) into ${moved.credentials} credential(s)`);
+    }
 
     let temporalAddress = env.TEMPORAL_ADDRESS;
     let temporalUi = env.TEMPORAL_UI_URL;
