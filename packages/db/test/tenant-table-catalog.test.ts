@@ -126,6 +126,7 @@ describe('tenant table catalog', () => {
       'weft_execution_organization',
       'weft_find_hook',
       'weft_find_user_by_email',
+      'weft_list_inline_secret_candidates',
       'weft_list_timed_workflows',
       'weft_list_unstarted_deliveries',
     ]);

@@ -32,6 +32,7 @@ import { registerRetryExecution } from './routes/executions/retry';
 import { registerHealthz } from './routes/health/healthz';
 import { registerReadyz } from './routes/health/readyz';
 import { registerReceiveHook } from './routes/hooks/receive';
+import { registerModuleRoutes } from './routes/modules';
 import { registerListNodeTypes } from './routes/node-types/list';
 import { registerGetSettings } from './routes/settings/get';
 import { registerUpdateSettings } from './routes/settings/update';
@@ -147,6 +148,7 @@ export function createApp(deps: AppDeps): Hono {
   registerListEventTypes(v1);
   registerWebhookRoutes(v1, { secrets, ssrfAllowlist: deps.ssrfAllowlist ?? [] });
   registerCredentialRoutes(v1, { secrets });
+  registerModuleRoutes(v1, { secrets });
 
   const app = new Hono();
   app.onError(onError);

@@ -6,8 +6,17 @@ export function sealCredentialFields(
   type: CredentialType,
   fields: Record<string, unknown>,
   secrets: SecretBox,
+) {
+  return sealFields(fields, CREDENTIAL_TYPES[type].secrets, secrets);
+}
+
+/** The same split for any set of fields whose `secretKeys` are secret (credentials, module configs). */
+export function sealFields(
+  fields: Record<string, unknown>,
+  secretKeyList: readonly string[],
+  secrets: SecretBox,
 ): { publicFields: Record<string, unknown>; secretCiphertext: string; masks: Record<string, string> } {
-  const secretKeys = new Set<string>(CREDENTIAL_TYPES[type].secrets);
+  const secretKeys = new Set<string>(secretKeyList);
   const publicFields: Record<string, unknown> = {};
   const secret: Record<string, string> = {};
   const masks: Record<string, string> = {};
@@ -23,7 +32,7 @@ export function sealCredentialFields(
   return { publicFields, secretCiphertext: secrets.encrypt(JSON.stringify(secret)), masks };
 }
 
-/** The secret fields of a stored credential, decrypted. Only activities that use them call this. */
+/** The secret fields of a stored credential or module config, decrypted. Only activities that use them call this. */
 export function openCredentialSecrets(secretCiphertext: string, secrets: SecretBox): Record<string, string> {
   return JSON.parse(secrets.decrypt(secretCiphertext)) as Record<string, string>;
 }

@@ -1,0 +1,13 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { ModuleDeps } from '@weft/services';
+import type { AppEnv } from '../../app-env';
+import { registerDeleteModule } from './delete';
+import { registerGetModule } from './get';
+import { registerPutModule } from './put';
+
+/** Organization modules (chat, email, ai): their provider configuration. */
+export function registerModuleRoutes(app: OpenAPIHono<AppEnv>, deps: ModuleDeps) {
+  registerGetModule(app);
+  registerPutModule(app, deps);
+  registerDeleteModule(app);
+}
