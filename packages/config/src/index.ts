@@ -42,6 +42,12 @@ const temporal = {
 
 export const DEFAULT_HOOK_RATE_LIMIT = 120;
 
+/** Where the chat providers' APIs are (DESIGN §9): the real ones by default, local fakes in tests. */
+const chatProviders = {
+  CHAT_CLOUD_BASE_URL: z.url().default('https://graph.facebook.com'),
+  CHAT_GATEWAY_BASE_URL: z.url().default('https://api.twilio.com'),
+};
+
 export const ApiEnv = z.object({
   APP_KEY: AppKey,
   APP_URL: z.url().default('http://localhost:3000'),
@@ -56,6 +62,7 @@ export const ApiEnv = z.object({
   /** How many reverse proxies in front of the server may set X-Forwarded-For. 0 = use the socket address. */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
   SSRF_ALLOWLIST: z.string().default(''),
+  ...chatProviders,
   /**
    * Run the Temporal worker inside this process too (the worker's variables apply). Executions then
    * start eagerly on it: `weft up` does this on one machine; production runs API and workers apart.
@@ -91,6 +98,7 @@ export const WorkerEnv = z.object({
   ...database,
   ...temporal,
   SSRF_ALLOWLIST: z.string().default(''),
+  ...chatProviders,
 });
 export type WorkerEnv = z.infer<typeof WorkerEnv>;
 

@@ -41,6 +41,7 @@ export * from './hooks/regenerate-token';
 export * from './hooks/token';
 export * from './idempotency/idempotency';
 export * from './json-safety';
+export * from './modules/check-module';
 export * from './modules/module-config';
 export * from './modules/module-store';
 export * from './organizations/create';

@@ -11,6 +11,9 @@ export interface TestApiOptions {
   temporalReady?: () => Promise<boolean>;
   /** SSRF_ALLOWLIST for URLs checked at save (webhooks); default none. */
   ssrfAllowlist?: string[];
+  /** Where the chat providers are: local fakes (CHAT_CLOUD_BASE_URL, CHAT_GATEWAY_BASE_URL). */
+  chatCloudBaseUrl?: string;
+  chatGatewayBaseUrl?: string;
 }
 
 export interface TestApi {
@@ -41,6 +44,8 @@ export async function createTestApi(options: TestApiOptions = {}): Promise<TestA
       RATE_LIMIT_PER_KEY: options.ratePerKey ?? 100_000,
       RATE_LIMIT_PER_ORG: options.ratePerOrg ?? 100_000,
       TRUST_PROXY_HOPS: 0,
+      ...(options.chatCloudBaseUrl ? { CHAT_CLOUD_BASE_URL: options.chatCloudBaseUrl } : {}),
+      ...(options.chatGatewayBaseUrl ? { CHAT_GATEWAY_BASE_URL: options.chatGatewayBaseUrl } : {}),
     },
     temporalReady: options.temporalReady ?? (async () => true),
     appKey: randomBytes(32),

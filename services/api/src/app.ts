@@ -2,9 +2,11 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { type ApiEnv, DEFAULT_HOOK_RATE_LIMIT } from '@weft/config';
 import type { Database } from '@weft/db';
 import {
+  createOutboundHttpClient,
   createSecretBox,
   type ExecutionEngine,
   fieldsFromIssues,
+  type OutboundHttpClient,
   pingDatabase,
   type SecretBox,
   validationError,
@@ -55,7 +57,16 @@ export interface AppDeps {
     ApiEnv,
     'APP_URL' | 'MAX_BODY_BYTES' | 'RATE_LIMIT_PER_KEY' | 'RATE_LIMIT_PER_ORG' | 'TRUST_PROXY_HOPS'
   > &
-    Partial<Pick<ApiEnv, 'TEMPORAL_UI_URL' | 'HOOK_RATE_LIMIT' | 'TEMPORAL_CODEC_TOKEN'>>;
+    Partial<
+      Pick<
+        ApiEnv,
+        | 'TEMPORAL_UI_URL'
+        | 'HOOK_RATE_LIMIT'
+        | 'TEMPORAL_CODEC_TOKEN'
+        | 'CHAT_CLOUD_BASE_URL'
+        | 'CHAT_GATEWAY_BASE_URL'
+      >
+    >;
   /** Readiness probe of the Temporal frontend. */
   temporalReady: () => Promise<boolean>;
   /** Starts, retries and cancels executions (Temporal). Without one, execution routes answer 500. */
@@ -148,7 +159,21 @@ export function createApp(deps: AppDeps): Hono {
   registerListEventTypes(v1);
   registerWebhookRoutes(v1, { secrets, ssrfAllowlist: deps.ssrfAllowlist ?? [] });
   registerCredentialRoutes(v1, { secrets });
-  registerModuleRoutes(v1, { secrets });
+  let outboundHttp: OutboundHttpClient | undefined;
+  registerModuleRoutes(v1, {
+    secrets,
+    // Created on first use: most API instances never check a module.
+    check: () => {
+      outboundHttp ??= createOutboundHttpClient({ allowlist: [...(deps.ssrfAllowlist ?? [])] });
+      return {
+        secrets,
+        http: outboundHttp,
+        ssrfAllowlist: deps.ssrfAllowlist ?? [],
+        chatCloudBaseUrl: deps.env.CHAT_CLOUD_BASE_URL ?? 'https://graph.facebook.com',
+        chatGatewayBaseUrl: deps.env.CHAT_GATEWAY_BASE_URL ?? 'https://api.twilio.com',
+      };
+    },
+  });
 
   const app = new Hono();
   app.onError(onError);

@@ -11,3 +11,4 @@ export {
 } from './client';
 export { OutboundHttpError, type OutboundHttpErrorCode } from './errors';
 export { checkOutboundHeaders, checkOutboundUrl, MAX_URL_LENGTH } from './request-policy';
+export { resolveAllowedHost } from './resolve-host';
