@@ -7,6 +7,7 @@ import {
   AppError,
   CredentialUnusableError,
   openCredential,
+  openModuleConfig,
   publishEvent,
   resolveStoredOutputs,
   storeIfLarge,
@@ -64,9 +65,13 @@ export async function publishFromExecution(
 /** A runner's failure in Temporal's terms: its code as the failure type, final unless it says otherwise. */
 function toActivityFailure(error: unknown): unknown {
   if (error instanceof NodeRunError) {
-    return error.retryable
-      ? ApplicationFailure.retryable(error.message, error.code, ...detailsOf(error))
-      : ApplicationFailure.nonRetryable(error.message, error.code, ...detailsOf(error));
+    return ApplicationFailure.create({
+      message: error.message,
+      type: error.code,
+      nonRetryable: !error.retryable,
+      details: error.details === undefined ? [] : [error.details],
+      ...(error.retryable && error.retryAfterMs !== undefined ? { nextRetryDelay: error.retryAfterMs } : {}),
+    });
   }
   // A rendered config that no longer fits its schema fails the same way on every attempt.
   if (error instanceof ZodError) {
@@ -80,8 +85,6 @@ function toActivityFailure(error: unknown): unknown {
   if (error instanceof AppError) return ApplicationFailure.nonRetryable(error.message, error.code);
   return error;
 }
-
-const detailsOf = (error: NodeRunError) => (error.details === undefined ? [] : [error.details]);
 
 /** Activities that run node types from the registry: one generic entry point, plus the names older histories call. */
 export function createNodeActivities(deps: ActivityDeps) {
@@ -108,6 +111,7 @@ export function createNodeActivities(deps: ActivityDeps) {
       stepKey: args.stepKey,
       input,
       http: deps.http,
+      openModule: (module) => openModuleConfig(deps.db, deps.secrets, ctx.organizationId, module),
       openCredential: async (credentialId, allowedTypes) => {
         try {
           const credential = await openCredential(deps.db, deps.secrets, {

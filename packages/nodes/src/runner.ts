@@ -40,6 +40,8 @@ export interface NodeRunContext {
     id: string,
     types: readonly string[],
   ): Promise<{ type: string; fields: Record<string, string> }>;
+  /** The organization's configuration of a module, secrets in clear; null when it has none. */
+  openModule(module: 'chat' | 'email' | 'ai'): Promise<Record<string, unknown> | null>;
   publishEvent(
     event: string,
     payload: Record<string, unknown>,
@@ -56,6 +58,8 @@ export class NodeRunError extends Error {
     readonly retryable: boolean,
     /** Shown as the failed step's details (e.g. the HTTP answer that failed it). */
     readonly details?: unknown,
+    /** For a retryable failure: wait this long before the next attempt (a provider's Retry-After). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }

@@ -1,27 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { getNodeRunner, type NodeRunContext, NodeRunError } from './runners';
+import { runContext } from '../test/run-context';
+import { getNodeRunner, NodeRunError } from './runners';
 
-function context(overrides: Partial<NodeRunContext> = {}): NodeRunContext {
-  return {
-    organizationId: 'org',
-    executionId: 'exec',
-    nodeId: 'n',
-    stepKey: 'exec:n',
-    input: {},
-    http: {
-      request: async () => {
-        throw new Error('not expected');
-      },
-    },
-    openCredential: async () => {
-      throw new Error('not expected');
-    },
-    publishEvent: async () => {
-      throw new Error('not expected');
-    },
-    ...overrides,
-  };
-}
+const context = (overrides: Parameters<typeof runContext>[0] = {}) => runContext(overrides);
 
 const runnerOf = (type: string) => {
   const runner = getNodeRunner(type);
@@ -76,7 +57,10 @@ describe('the runners in the registry', () => {
       ['action.ai.prompt', 'AI'],
     ] as const) {
       const error = await runnerOf(type)
-        .run({}, context())
+        .run(
+          { prompt: 'a valid AI config; the others are not read yet' },
+          context({ openModule: async () => null }),
+        )
         .catch((e: unknown) => e);
       expect(error, type).toMatchObject({ code: 'module_not_configured', retryable: false });
       expect((error as Error).message).toContain(`the ${module} module`);

@@ -18,7 +18,13 @@ export const aiPrompt = defineNodeType({
   category: 'ai',
   description: 'Sends a prompt to the organization AI module and returns the answer.',
   config: AiPromptConfig,
-  output: z.object({ text: z.string(), json: z.unknown().optional() }),
+  output: z.object({
+    text: z.string(),
+    json: z.unknown().optional(),
+    model: z.string(),
+    usage: z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }),
+    finish_reason: z.string().nullable(),
+  }),
   outputs: MAIN_OUTPUT,
   runsIn: 'activity',
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type NodeHttpClient, type NodeRunContext, NodeRunError } from '../runner';
+import { runContext } from '../../test/run-context';
+import { type NodeHttpClient, NodeRunError } from '../runner';
 import { httpRequestRunner } from './run';
 
 type SentRequest = Parameters<NodeHttpClient['request']>[0];
@@ -18,12 +19,9 @@ const CREDENTIALS: Record<string, { type: string; fields: Record<string, string>
 
 function contextAnswering(answer: (req: SentRequest) => Awaited<ReturnType<NodeHttpClient['request']>>) {
   const sent: SentRequest[] = [];
-  const ctx: NodeRunContext = {
-    organizationId: 'org',
-    executionId: 'exec',
-    nodeId: 'call',
+  const ctx = runContext({
     stepKey: 'exec:call',
-    input: {},
+    nodeId: 'call',
     http: {
       async request(req) {
         sent.push(req);
@@ -36,10 +34,7 @@ function contextAnswering(answer: (req: SentRequest) => Awaited<ReturnType<NodeH
         throw new NodeRunError('credential_invalid', id, false);
       return credential;
     },
-    publishEvent: async () => {
-      throw new Error('not expected');
-    },
-  };
+  });
   return { ctx, sent };
 }
 

@@ -1,0 +1,21 @@
+import type { NodeRunContext } from '../src/runner';
+
+const notExpected = (what: string) => async () => {
+  throw new Error(`${what} was not expected in this test`);
+};
+
+/** A runner context for unit tests: every dependency fails loudly unless the test provides it. */
+export function runContext(overrides: Partial<NodeRunContext> = {}): NodeRunContext {
+  return {
+    organizationId: 'org',
+    executionId: 'exec',
+    nodeId: 'n',
+    stepKey: 'exec:n',
+    input: {},
+    http: { request: notExpected('an HTTP request') },
+    openCredential: notExpected('a credential'),
+    openModule: notExpected('a module'),
+    publishEvent: notExpected('publishing an event'),
+    ...overrides,
+  };
+}
