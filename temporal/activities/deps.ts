@@ -8,6 +8,8 @@ export interface ActivityDeps {
   http: ReturnType<typeof createOutboundHttpClient>;
   /** Node outputs whose JSON is larger are stored in PostgreSQL and passed by reference. */
   outputInlineLimitBytes?: number;
-  /** APP_KEY-derived encryption of stored secrets (webhook signing secrets). */
+  /** APP_KEY-derived encryption of stored secrets (credentials, modules, webhook signing secrets). */
   secrets: SecretBox;
+  /** SSRF_ALLOWLIST: private ranges outbound targets may be in (also SMTP hosts). */
+  ssrfAllowlist?: readonly string[];
 }

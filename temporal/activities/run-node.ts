@@ -6,10 +6,14 @@ import { ACTIVITY_NODE_TRAITS, getNodeEvaluator } from '@weft/nodes/runtime';
 import {
   AppError,
   CredentialUnusableError,
+  claimOutboxMessage,
+  completeOutboxMessage,
   openCredential,
   openModuleConfig,
   publishEvent,
+  releaseOutboxMessage,
   resolveStoredOutputs,
+  sendMail,
   storeIfLarge,
 } from '@weft/services';
 import { ZodError } from 'zod';
@@ -104,6 +108,7 @@ export function createNodeActivities(deps: ActivityDeps) {
     const input = args.input
       ? ((await resolveStoredOutputs(deps.db, ref, args.input)) as NodeRunContext['input'])
       : {};
+    const outboxRef = { organizationId: args.organizationId ?? '', stepKey: args.stepKey };
     const ctx: NodeRunContext = {
       organizationId: args.organizationId ?? '',
       executionId: args.executionId,
@@ -111,6 +116,12 @@ export function createNodeActivities(deps: ActivityDeps) {
       stepKey: args.stepKey,
       input,
       http: deps.http,
+      outbox: {
+        claim: (channel) => claimOutboxMessage(deps.db, { ...outboxRef, channel }),
+        complete: (result) => completeOutboxMessage(deps.db, outboxRef, result),
+        release: (error) => releaseOutboxMessage(deps.db, outboxRef, error),
+      },
+      sendMail: (module, message) => sendMail(module, message, deps.ssrfAllowlist ?? []),
       openModule: (module) => openModuleConfig(deps.db, deps.secrets, ctx.organizationId, module),
       openCredential: async (credentialId, allowedTypes) => {
         try {

@@ -40,6 +40,34 @@ export interface NodeRunContext {
     id: string,
     types: readonly string[],
   ): Promise<{ type: string; fields: Record<string, string> }>;
+  /**
+   * The message outbox of this step (DESIGN §12.1): `claim` before the provider call, `complete`
+   * with the output after it, `release` when the provider refused before taking the message.
+   */
+  outbox: {
+    claim(
+      channel: 'email' | 'chat',
+    ): Promise<{ state: 'claimed' } | { state: 'sent'; result: unknown } | { state: 'unknown' }>;
+    complete(result: unknown): Promise<void>;
+    release(error: string): Promise<void>;
+  };
+  /**
+   * Sends one e-mail through the organization's SMTP module. Fails with an error named
+   * `MailSendError` carrying `code`, `temporary` and `handedOver` (the server may have the message).
+   */
+  sendMail(
+    module: Record<string, unknown>,
+    message: {
+      to: string[];
+      cc: string[];
+      bcc: string[];
+      subject: string;
+      text: string;
+      html?: string;
+      replyTo?: string;
+      messageId: string;
+    },
+  ): Promise<{ message_id: string; accepted: string[]; rejected: string[] }>;
   /** The organization's configuration of a module, secrets in clear; null when it has none. */
   openModule(module: 'chat' | 'email' | 'ai'): Promise<Record<string, unknown> | null>;
   publishEvent(

@@ -48,19 +48,17 @@ describe('the runners in the registry', () => {
     expect((error as Error).message).toContain('nope');
   });
 
-  it('module nodes fail finally with module_not_configured, naming the module, until their module exists', async () => {
-    for (const [type, module] of [
-      ['action.email.send', 'e-mail'],
-      ['email_send', 'e-mail'],
-      ['action.chat.send', 'chat'],
-      ['action.chat.send_template', 'chat'],
-      ['action.ai.prompt', 'AI'],
+  it('module nodes fail finally with module_not_configured, naming the module, when it is not set up', async () => {
+    const email = { to: 'a@example.com', subject: 'Hi', body: 'Hello' };
+    for (const [type, config, module] of [
+      ['action.email.send', email, 'e-mail'],
+      ['email_send', email, 'e-mail'],
+      ['action.chat.send', {}, 'chat'],
+      ['action.chat.send_template', {}, 'chat'],
+      ['action.ai.prompt', { prompt: 'Hi' }, 'AI'],
     ] as const) {
       const error = await runnerOf(type)
-        .run(
-          { prompt: 'a valid AI config; the others are not read yet' },
-          context({ openModule: async () => null }),
-        )
+        .run(config, context({ openModule: async () => null }))
         .catch((e: unknown) => e);
       expect(error, type).toMatchObject({ code: 'module_not_configured', retryable: false });
       expect((error as Error).message).toContain(`the ${module} module`);

@@ -15,6 +15,12 @@ export function runContext(overrides: Partial<NodeRunContext> = {}): NodeRunCont
     http: { request: notExpected('an HTTP request') },
     openCredential: notExpected('a credential'),
     openModule: notExpected('a module'),
+    outbox: {
+      claim: notExpected('the outbox'),
+      complete: notExpected('the outbox'),
+      release: notExpected('the outbox'),
+    },
+    sendMail: notExpected('an e-mail'),
     publishEvent: notExpected('publishing an event'),
     ...overrides,
   };

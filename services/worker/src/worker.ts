@@ -61,6 +61,7 @@ export async function createWorker(options: WorkerOptions) {
       http,
       outputInlineLimitBytes: options.outputInlineLimitBytes,
       secrets: createSecretBox(options.appKey),
+      ssrfAllowlist: options.ssrfAllowlist,
     }),
     dataConverter,
     // Honoured though missing from the public WorkerOptions type (the SDK spreads options over its

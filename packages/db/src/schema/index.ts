@@ -5,6 +5,7 @@ export * from './event-names';
 export * from './execution-steps';
 export * from './executions';
 export * from './idempotency-keys';
+export * from './message-outbox';
 export * from './organization-modules';
 export * from './organization-settings';
 export * from './organizations';

@@ -20,7 +20,7 @@ export const emailSend = defineNodeType({
   category: 'messaging',
   description: 'Sends an e-mail through the organization e-mail module (SMTP).',
   config: EmailSendConfig,
-  output: z.object({ message_id: z.string() }),
+  output: z.object({ message_id: z.string(), accepted: z.array(z.string()), rejected: z.array(z.string()) }),
   outputs: MAIN_OUTPUT,
   runsIn: 'activity',
 });
