@@ -12,4 +12,7 @@ export interface ActivityDeps {
   secrets: SecretBox;
   /** SSRF_ALLOWLIST: private ranges outbound targets may be in (also SMTP hosts). */
   ssrfAllowlist?: readonly string[];
+  /** CHAT_CLOUD_BASE_URL / CHAT_GATEWAY_BASE_URL: the chat providers (local fakes in tests). */
+  chatCloudBaseUrl?: string;
+  chatGatewayBaseUrl?: string;
 }

@@ -6,6 +6,7 @@ import { ACTIVITY_NODE_TRAITS, getNodeEvaluator } from '@weft/nodes/runtime';
 import {
   AppError,
   CredentialUnusableError,
+  chatWindow,
   claimOutboxMessage,
   completeOutboxMessage,
   openCredential,
@@ -13,6 +14,7 @@ import {
   publishEvent,
   releaseOutboxMessage,
   resolveStoredOutputs,
+  sendChatMessage,
   sendMail,
   storeIfLarge,
 } from '@weft/services';
@@ -122,6 +124,17 @@ export function createNodeActivities(deps: ActivityDeps) {
         release: (error) => releaseOutboxMessage(deps.db, outboxRef, error),
       },
       sendMail: (module, message) => sendMail(module, message, deps.ssrfAllowlist ?? []),
+      chatWindow: (phoneHash) => chatWindow(deps.db, { organizationId: ctx.organizationId, phoneHash }),
+      sendChat: (module, message) =>
+        sendChatMessage(
+          {
+            http: deps.http,
+            cloudBaseUrl: deps.chatCloudBaseUrl ?? 'https://graph.facebook.com',
+            gatewayBaseUrl: deps.chatGatewayBaseUrl ?? 'https://api.twilio.com',
+          },
+          module,
+          message,
+        ),
       openModule: (module) => openModuleConfig(deps.db, deps.secrets, ctx.organizationId, module),
       openCredential: async (credentialId, allowedTypes) => {
         try {

@@ -124,8 +124,10 @@ describe('tenant table catalog', () => {
     expect(rows.map((r) => r.name)).toEqual([
       'weft_authenticate_api_key',
       'weft_execution_organization',
+      'weft_find_chat_module',
       'weft_find_hook',
       'weft_find_user_by_email',
+      'weft_list_cloud_chat_modules',
       'weft_list_inline_secret_candidates',
       'weft_list_timed_workflows',
       'weft_list_unstarted_deliveries',

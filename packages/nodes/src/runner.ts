@@ -68,6 +68,20 @@ export interface NodeRunContext {
       messageId: string;
     },
   ): Promise<{ message_id: string; accepted: string[]; rejected: string[] }>;
+  /** Whether the 24-hour window with this person (by phone hash) is open now. */
+  chatWindow(phoneHash: string): Promise<{ open: boolean }>;
+  /**
+   * Sends one chat message through the organization's chat module. Fails with an error named
+   * `ChatSendError` carrying `code`, `retryable`, `handedOver` and `retryAfterMs`.
+   */
+  sendChat(
+    module: Record<string, unknown>,
+    message: {
+      to: string;
+      text?: string;
+      template?: { name: string; language: string; variables: string[] };
+    },
+  ): Promise<{ messageId: string }>;
   /** The organization's configuration of a module, secrets in clear; null when it has none. */
   openModule(module: 'chat' | 'email' | 'ai'): Promise<Record<string, unknown> | null>;
   publishEvent(

@@ -53,8 +53,12 @@ describe('the runners in the registry', () => {
     for (const [type, config, module] of [
       ['action.email.send', email, 'e-mail'],
       ['email_send', email, 'e-mail'],
-      ['action.chat.send', {}, 'chat'],
-      ['action.chat.send_template', {}, 'chat'],
+      ['action.chat.send', { to: '+14155550100', message: 'Hi' }, 'chat'],
+      [
+        'action.chat.send_template',
+        { to: '+14155550100', template_name: 'welcome', language: 'en_US' },
+        'chat',
+      ],
       ['action.ai.prompt', { prompt: 'Hi' }, 'AI'],
     ] as const) {
       const error = await runnerOf(type)

@@ -21,6 +21,8 @@ export function runContext(overrides: Partial<NodeRunContext> = {}): NodeRunCont
       release: notExpected('the outbox'),
     },
     sendMail: notExpected('an e-mail'),
+    chatWindow: notExpected('the chat window'),
+    sendChat: notExpected('a chat message'),
     publishEvent: notExpected('publishing an event'),
     ...overrides,
   };

@@ -131,6 +131,9 @@ export async function createEngineHarness(
     outputInlineLimitBytes?: number;
     /** Short webhook delivery retry intervals, so retry tests take seconds instead of minutes. */
     deliveryRetry?: { initialIntervalMs?: number; maximumIntervalMs?: number };
+    /** Where the chat providers are (local fakes): CHAT_CLOUD_BASE_URL, CHAT_GATEWAY_BASE_URL. */
+    chatCloudBaseUrl?: string;
+    chatGatewayBaseUrl?: string;
   } = {},
 ): Promise<EngineHarness> {
   const timeSkipping = options.timeSkipping ?? false;
@@ -163,6 +166,8 @@ export async function createEngineHarness(
       RATE_LIMIT_PER_ORG: 1_000_000,
       TRUST_PROXY_HOPS: 0,
       TEMPORAL_UI_URL: 'http://localhost:8233',
+      ...(options.chatCloudBaseUrl ? { CHAT_CLOUD_BASE_URL: options.chatCloudBaseUrl } : {}),
+      ...(options.chatGatewayBaseUrl ? { CHAT_GATEWAY_BASE_URL: options.chatGatewayBaseUrl } : {}),
     },
     temporalReady: async () => true,
     engine,
@@ -184,6 +189,8 @@ export async function createEngineHarness(
       workflowBundle: bundle,
       outputInlineLimitBytes: options.outputInlineLimitBytes,
       deliveryRetry: options.deliveryRetry,
+      chatCloudBaseUrl: options.chatCloudBaseUrl,
+      chatGatewayBaseUrl: options.chatGatewayBaseUrl,
     });
     const done = worker.run();
     running = {

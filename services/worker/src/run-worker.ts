@@ -16,6 +16,8 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
     taskQueue: env.TEMPORAL_TASK_QUEUE,
     db,
     ssrfAllowlist: parseAllowlist(env.SSRF_ALLOWLIST),
+    chatCloudBaseUrl: env.CHAT_CLOUD_BASE_URL,
+    chatGatewayBaseUrl: env.CHAT_GATEWAY_BASE_URL,
     appKey: env.APP_KEY,
     maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,
     isolateTimeoutMs: env.WORKER_ISOLATE_TIMEOUT_MS,

@@ -15,6 +15,9 @@ export interface WorkerOptions {
   db: Database;
   /** CIDRs the HTTP node and polling may reach although private (SSRF_ALLOWLIST). */
   ssrfAllowlist: string[];
+  /** CHAT_CLOUD_BASE_URL / CHAT_GATEWAY_BASE_URL (defaults: the real providers). */
+  chatCloudBaseUrl?: string;
+  chatGatewayBaseUrl?: string;
   /** APP_KEY: payloads (trigger data, step outputs) are encrypted in Temporal's history with it. */
   appKey: Uint8Array;
   /** Node outputs with larger JSON go to PostgreSQL and travel by reference (OUTPUT_INLINE_LIMIT_BYTES). */
@@ -62,6 +65,8 @@ export async function createWorker(options: WorkerOptions) {
       outputInlineLimitBytes: options.outputInlineLimitBytes,
       secrets: createSecretBox(options.appKey),
       ssrfAllowlist: options.ssrfAllowlist,
+      chatCloudBaseUrl: options.chatCloudBaseUrl,
+      chatGatewayBaseUrl: options.chatGatewayBaseUrl,
     }),
     dataConverter,
     // Honoured though missing from the public WorkerOptions type (the SDK spreads options over its

@@ -1,5 +1,6 @@
 export * from './api-keys';
 export * from './audit-logs';
+export * from './chat-conversations';
 export * from './credentials';
 export * from './event-names';
 export * from './execution-steps';

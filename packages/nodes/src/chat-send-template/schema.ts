@@ -4,7 +4,8 @@ import { defineNodeType, MAIN_OUTPUT } from '../define';
 
 export const ChatSendTemplateConfig = z.object({
   to: E164OrTemplate,
-  template_name: z.string().min(1).max(512),
+  /** The approved template's name (cloud) or content SID (gateway): letters, digits and `_` only. */
+  template_name: z.string().regex(/^[A-Za-z0-9_]{1,512}$/, 'must be a template name: letters, digits and _'),
   language: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a language code like en or en_US'),
   variables: z.array(Template).max(50).optional(),
 });
@@ -15,7 +16,7 @@ export const chatSendTemplate = defineNodeType({
   category: 'messaging',
   description: 'Sends an approved template; works inside and outside the 24-hour window.',
   config: ChatSendTemplateConfig,
-  output: z.object({ sent_as: z.literal('template'), message_id: z.string() }),
+  output: z.object({ sent_as: z.literal('template'), message_id: z.string(), to: z.string() }),
   outputs: MAIN_OUTPUT,
   runsIn: 'activity',
 });
