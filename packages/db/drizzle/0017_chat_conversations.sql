@@ -40,3 +40,7 @@ $$;
 REVOKE ALL ON FUNCTION weft_list_cloud_chat_modules() FROM PUBLIC;
 --> statement-breakpoint
 GRANT EXECUTE ON FUNCTION weft_list_cloud_chat_modules() TO weft_app;
+--> statement-breakpoint
+-- Inbound posts are routed by this id: one organization per sending number, or one could read another's messages.
+CREATE UNIQUE INDEX organization_modules_cloud_phone ON organization_modules ((public_config->>'phone_number_id'))
+  WHERE module = 'chat' AND public_config->>'provider' = 'cloud';

@@ -1,4 +1,5 @@
 export { AiPromptConfig } from './ai-prompt/schema';
+export * from './chat/phone';
 export { ChatSendConfig } from './chat-send/schema';
 export { ChatSendTemplateConfig } from './chat-send-template/schema';
 export { CodeConfig } from './code/schema';

@@ -7,6 +7,8 @@ export * from './api-keys/revoke';
 export * from './audit-logs/list';
 export * from './audit-logs/record';
 export * from './carts/cart-activity';
+export * from './chat/handshake';
+export * from './chat/receive';
 export * from './chat/send';
 export * from './chat/window';
 export * from './context';

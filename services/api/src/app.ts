@@ -23,6 +23,7 @@ import { registerCreateApiKey } from './routes/api-keys/create';
 import { registerListApiKeys } from './routes/api-keys/list';
 import { registerRevokeApiKey } from './routes/api-keys/revoke';
 import { registerListAuditLogs } from './routes/audit-logs/list';
+import { registerChatWebhooks } from './routes/chat-webhooks';
 import { registerCredentialRoutes } from './routes/credentials';
 import { registerDocs } from './routes/docs/docs';
 import { registerListEventTypes } from './routes/event-types/list';
@@ -192,6 +193,7 @@ export function createApp(deps: AppDeps): Hono {
     registerCodecDecode(app, codecDeps);
     registerCodecEncode(app, codecDeps);
   }
+  registerChatWebhooks(app, { db: deps.db, engine, secrets, maxBodyBytes: deps.env.MAX_BODY_BYTES });
   registerReceiveHook(app, {
     db: deps.db,
     engine,

@@ -7,7 +7,7 @@ import {
   readyNodes,
   renderValue,
 } from '@weft/graph/runtime';
-import { getNodeEvaluator, runsInActivity } from '@weft/nodes/runtime';
+import { getNodeEvaluator, redactResolvedConfig, runsInActivity } from '@weft/nodes/runtime';
 import type { RetrySignal, StepError } from '../../shared';
 import { sideEffects } from './activities';
 import { runChildWorkflow } from './child';
@@ -111,7 +111,7 @@ async function runWithRecovery(
         status: 'completed',
         attempt: run.attempt,
         output: result.output,
-        resolvedConfig: result.resolvedConfig,
+        resolvedConfig: redactResolvedConfig(node.type, result.resolvedConfig),
         error: null,
         startedAt: new Date(startedAt).toISOString(),
         completedAt: new Date().toISOString(),
@@ -129,7 +129,7 @@ async function runWithRecovery(
         status: 'failed',
         attempt: run.attempt,
         output: null,
-        resolvedConfig: error.resolvedConfig,
+        resolvedConfig: redactResolvedConfig(node.type, error.resolvedConfig),
         error: error.error,
         startedAt: new Date(startedAt).toISOString(),
         completedAt: new Date().toISOString(),

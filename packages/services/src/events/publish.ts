@@ -41,7 +41,8 @@ export function eventPatterns(event: string): string[] {
  * Also, in the same transaction, the event name is recorded for GET /event-types; and a `cart.*`
  * event with a `cart_id` starts or refreshes that cart's abandonment timer (`order.created` stops
  * it). `hookedWorkflowId` is the workflow of an inbound hook: it runs too (trigger `webhook`), in the
- * same statement as the event's listeners.
+ * same statement as the event's listeners; `chatWorkflows` does the same for every chat-triggered
+ * workflow (trigger `chat`).
  */
 export async function publishEvent({
   ctx,
@@ -50,11 +51,14 @@ export async function publishEvent({
   trigger = 'event',
   parentExecutionId = null,
   hookedWorkflowId,
+  chatWorkflows = false,
 }: VerbArgs<PublishEventInput> & {
   engine: ExecutionEngine;
   trigger?: 'event' | 'webhook' | 'chat' | 'schedule' | 'polling' | 'workflow';
   parentExecutionId?: string | null;
   hookedWorkflowId?: string;
+  /** An inbound chat message: the organization's workflows with trigger_type `chat` run too. */
+  chatWorkflows?: boolean;
 }) {
   const t = schema.workflows;
   const cartId = cartIdOf(input.payload);
@@ -62,8 +66,14 @@ export async function publishEvent({
     eq(t.triggerType, 'event'),
     inArray(sql`${t.triggerConfig}->>'event'`, eventPatterns(input.event)),
   );
-  const hooked = hookedWorkflowId ? and(eq(t.id, hookedWorkflowId), eq(t.triggerType, 'webhook')) : undefined;
-  const triggerOf = hooked ? sql`case when ${hooked} then 'webhook' else ${trigger} end` : sql`${trigger}`;
+  const hooked = hookedWorkflowId
+    ? and(eq(t.id, hookedWorkflowId), eq(t.triggerType, 'webhook'))
+    : chatWorkflows
+      ? eq(t.triggerType, 'chat')
+      : undefined;
+  const triggerOf = hooked
+    ? sql`case when ${hooked} then ${hookedWorkflowId ? 'webhook' : 'chat'} else ${trigger} end`
+    : sql`${trigger}`;
   // One statement copies every matching workflow's graph into a pending execution inside PostgreSQL:
   // a fan-out to hundreds of workflows costs one round trip, not a read and a write of every graph.
   // (uuidv7() is built into PostgreSQL 18, the version Weft runs on.)

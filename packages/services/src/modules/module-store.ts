@@ -1,4 +1,4 @@
-import { type Database, schema, withTenant } from '@weft/db';
+import { type Database, postgresErrorCode, schema, UNIQUE_VIOLATION, withTenant } from '@weft/db';
 import { and, eq } from 'drizzle-orm';
 import { recordAudit } from '../audit-logs/record';
 import type { VerbArgs } from '../context';
@@ -71,11 +71,16 @@ export async function putModule({
   const changed = MODULE_SECRET_FIELDS[module].filter((k) => given[k] !== undefined && given[k] !== kept[k]);
   const m = schema.organizationModules;
   return withTenant(ctx.db, ctx.organizationId, async (tx) => {
-    const [row] = await tx
-      .insert(m)
-      .values({ organizationId: ctx.organizationId, module, ...stored })
-      .onConflictDoUpdate({ target: [m.organizationId, m.module], set: { ...stored, updatedAt: new Date() } })
-      .returning();
+    const [row] = await phoneNumberTaken(
+      tx
+        .insert(m)
+        .values({ organizationId: ctx.organizationId, module, ...stored })
+        .onConflictDoUpdate({
+          target: [m.organizationId, m.module],
+          set: { ...stored, updatedAt: new Date() },
+        })
+        .returning(),
+    );
     if (!row) throw new Error('upsert returned no row');
     await recordAudit(tx, ctx, {
       action: existing ? 'updated' : 'created',
@@ -86,6 +91,18 @@ export async function putModule({
     });
     return presentModule(row);
   });
+}
+
+/** A sending number belongs to one organization: inbound messages are routed by it. */
+async function phoneNumberTaken<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (postgresErrorCode(error) === UNIQUE_VIOLATION) {
+      throw new AppError('conflict', 'This phone_number_id is already configured by another organization.');
+    }
+    throw error;
+  }
 }
 
 function sameProvider(stored: Record<string, unknown>, next: unknown): boolean {

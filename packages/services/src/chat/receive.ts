@@ -1,0 +1,171 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { type Database, withTenant } from '@weft/db';
+import { phoneIdentity } from '@weft/nodes';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { openCredentialSecrets } from '../credentials/store';
+import type { SecretBox } from '../encryption';
+import { AppError } from '../errors';
+import { publishEvent } from '../events/publish';
+import type { ExecutionEngine } from '../executions/engine';
+import { CHAT_WINDOW_MS } from './window';
+
+/** The part of the cloud provider's webhook body we read; everything else is ignored. */
+const CloudWebhook = z.object({
+  object: z.string().optional(),
+  entry: z
+    .array(
+      z.object({
+        changes: z
+          .array(
+            z.object({
+              value: z
+                .object({
+                  metadata: z.object({ phone_number_id: z.string() }).optional(),
+                  contacts: z
+                    .array(
+                      z.object({
+                        wa_id: z.string().optional(),
+                        profile: z.object({ name: z.string() }).partial().optional(),
+                      }),
+                    )
+                    .optional(),
+                  messages: z
+                    .array(
+                      z.object({
+                        from: z.string(),
+                        id: z.string().max(256),
+                        timestamp: z.string().optional(),
+                        type: z.string(),
+                        text: z.object({ body: z.string() }).optional(),
+                      }),
+                    )
+                    .optional(),
+                })
+                .passthrough(),
+            }),
+          )
+          .default([]),
+      }),
+    )
+    .default([]),
+});
+
+/** `sha256=<hex HMAC-SHA256(raw body, app_secret)>`, compared in constant time. */
+export function validCloudSignature(
+  appSecret: string,
+  body: Uint8Array,
+  header: string | null | undefined,
+): boolean {
+  if (!header?.startsWith('sha256=')) return false;
+  const given = Buffer.from(header.slice('sha256='.length), 'hex');
+  const expected = createHmac('sha256', appSecret).update(body).digest();
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * POST /api/webhooks/chat (cloud provider): routed by `metadata.phone_number_id` to the organization
+ * whose chat module sends from that number, verified with that module's app_secret over the raw
+ * bytes (401 and nothing stored otherwise). Each message opens the 24-hour window with its sender and
+ * raises `chat.message_received` for the organization's chat workflows and listeners; a provider's
+ * retry of a message already received starts nothing. Status callbacks never move the window.
+ */
+export async function receiveCloudChat(deps: {
+  db: Database;
+  secrets: SecretBox;
+  engine: ExecutionEngine;
+  body: Uint8Array;
+  signature: string | null | undefined;
+}): Promise<{ received: number; duplicates: number }> {
+  let parsed: z.infer<typeof CloudWebhook>;
+  try {
+    parsed = CloudWebhook.parse(JSON.parse(strictUtf8.decode(deps.body)));
+  } catch {
+    throw new AppError(
+      'validation_error',
+      'The body is not a chat provider webhook (JSON with entry[].changes[]).',
+    );
+  }
+  const values = parsed.entry.flatMap((entry) => entry.changes.map((change) => change.value));
+  const numberIds = new Set(values.flatMap((v) => (v.metadata ? [v.metadata.phone_number_id] : [])));
+  if (numberIds.size !== 1) throw new AppError('not_found', 'No chat module sends from this number.');
+  const [phoneNumberId] = numberIds;
+  const [module] = await deps.db.execute<{ organization_id: string; secret_ciphertext: string }>(
+    sql`select * from weft_find_chat_module(${phoneNumberId as string})`,
+  );
+  if (!module) throw new AppError('not_found', 'No chat module sends from this number.');
+  const { app_secret: appSecret } = openCredentialSecrets(module.secret_ciphertext, deps.secrets);
+  if (!appSecret || !validCloudSignature(appSecret, deps.body, deps.signature)) {
+    throw new AppError('unauthenticated', 'The X-Hub-Signature-256 signature is missing or invalid.');
+  }
+  const organizationId = module.organization_id;
+  let received = 0;
+  let duplicates = 0;
+  for (const value of values) {
+    const names = new Map((value.contacts ?? []).map((c) => [c.wa_id ?? '', c.profile?.name ?? null]));
+    for (const message of value.messages ?? []) {
+      const sender = phoneIdentity(message.from);
+      if (!sender) continue;
+      const at = message.timestamp ? new Date(Number(message.timestamp) * 1000) : new Date();
+      const conversation = await openWindow(deps.db, organizationId, sender.hash, message.id, at);
+      if (!conversation) {
+        duplicates++;
+        continue;
+      }
+      received++;
+      await publishEvent({
+        ctx: { db: deps.db, organizationId, actor: {} },
+        input: {
+          event: 'chat.message_received',
+          payload: {
+            message_id: message.id,
+            type: message.type,
+            text: message.text?.body ?? null,
+            from: sender.masked,
+            phone_hash: sender.hash,
+            profile_name: names.get(message.from) ?? null,
+            conversation_id: conversation.conversationId,
+            window_expires_at: conversation.windowExpiresAt,
+            received_at: at.toISOString(),
+          },
+        },
+        engine: deps.engine,
+        trigger: 'event',
+        chatWorkflows: true,
+      });
+    }
+  }
+  return { received, duplicates };
+}
+
+/**
+ * Records an inbound message: the window runs 24 hours from it. Null when this provider message id
+ * was the last one recorded for the sender (the provider retried a delivery).
+ */
+async function openWindow(
+  db: Database,
+  organizationId: string,
+  phoneHash: string,
+  messageId: string,
+  at: Date,
+) {
+  const expires = new Date(at.getTime() + CHAT_WINDOW_MS);
+  const rows = await withTenant(db, organizationId, (tx) =>
+    tx.execute<{ conversation_id: string; window_expires_at: string }>(sql`
+      insert into chat_conversations (organization_id, phone_hash, last_inbound_at, window_expires_at, last_provider_message_id)
+      values (${organizationId}, ${phoneHash}, ${at.toISOString()}, ${expires.toISOString()}, ${messageId})
+      on conflict (organization_id, phone_hash) do update
+        set last_inbound_at = greatest(chat_conversations.last_inbound_at, excluded.last_inbound_at),
+            window_expires_at = greatest(chat_conversations.window_expires_at, excluded.window_expires_at),
+            last_provider_message_id = excluded.last_provider_message_id,
+            updated_at = now()
+        where chat_conversations.last_provider_message_id is distinct from excluded.last_provider_message_id
+      returning conversation_id, window_expires_at`),
+  );
+  const [row] = rows;
+  return row
+    ? { conversationId: row.conversation_id, windowExpiresAt: new Date(row.window_expires_at).toISOString() }
+    : null;
+}

@@ -1,0 +1,52 @@
+import {
+  acceptsChatHandshake,
+  type ExecutionEngine,
+  receiveCloudChat,
+  type SecretBox,
+  type ServiceContext,
+} from '@weft/services';
+import type { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { errorBody } from '../../error-handler';
+
+export interface ChatWebhookDeps {
+  db: ServiceContext['db'];
+  engine: ExecutionEngine;
+  secrets: SecretBox;
+  maxBodyBytes: number;
+}
+
+/**
+ * The chat provider's webhook at `{site_url}/api/webhooks/chat` (spec "Chat module endpoints"),
+ * outside /api/v1: no API key; the verify token (GET) and the signature over the raw body (POST)
+ * authenticate the provider.
+ */
+export function registerChatWebhooks(app: Hono, deps: ChatWebhookDeps) {
+  app.get('/api/webhooks/chat', async (c) => {
+    const accepted = await acceptsChatHandshake(deps, {
+      mode: c.req.query('hub.mode'),
+      verifyToken: c.req.query('hub.verify_token'),
+    });
+    if (!accepted) return c.json(errorBody('forbidden', 'The verify token does not match.'), 403);
+    // The challenge is echoed as plain text, so a crafted one cannot be rendered as a page.
+    return c.text(c.req.query('hub.challenge') ?? '', 200, { 'x-content-type-options': 'nosniff' });
+  });
+
+  app.post(
+    '/api/webhooks/chat',
+    bodyLimit({
+      maxSize: deps.maxBodyBytes,
+      onError: (c) =>
+        c.json(errorBody('payload_too_large', `The request body exceeds ${deps.maxBodyBytes} bytes.`), 413),
+    }),
+    async (c) => {
+      const body = new Uint8Array(await c.req.arrayBuffer());
+      const result = await receiveCloudChat({
+        ...deps,
+        body,
+        signature: c.req.header('x-hub-signature-256'),
+      });
+      return c.json(result, 200);
+    },
+  );
+}

@@ -1,0 +1,221 @@
+/**
+ * The chat module end to end against a local stand-in of the cloud provider (Graph API JSON): the
+ * handshake, a signed inbound message that opens the 24-hour window and runs a chat workflow, a
+ * reply inside the window as text and, once the window has closed, as the fallback template; and no
+ * plain phone number anywhere in PostgreSQL.
+ */
+import { createHmac } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import { createEngineHarness, type EngineHarness } from '@weft/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const PHONE_NUMBER_ID = '106540352242922';
+const APP_SECRET = 'cloud-app-secret-1234';
+const SENDER = '16505551234';
+let h: EngineHarness;
+let org: { organizationId: string; key: string };
+let provider: Server;
+const sent: any[] = [];
+
+beforeAll(async () => {
+  provider = createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk) => {
+      raw += chunk;
+    });
+    req.on('end', () => {
+      const body = JSON.parse(raw || '{}');
+      const json = (status: number, answer: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answer));
+      };
+      if (req.url !== `/v21.0/${PHONE_NUMBER_ID}/messages`)
+        return json(404, { error: { code: 100, message: 'no' } });
+      if (req.headers.authorization !== 'Bearer cloud-access-token') {
+        return json(401, { error: { code: 190, message: 'Invalid OAuth access token.' } });
+      }
+      sent.push(body);
+      json(200, {
+        messaging_product: 'whatsapp',
+        contacts: [{ input: body.to, wa_id: body.to }],
+        messages: [{ id: `wamid.FAKE${sent.length}` }],
+      });
+    });
+  });
+  await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));
+  const address = provider.address();
+  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  h = await createEngineHarness({ ssrfAllowlist: ['127.0.0.0/8'], chatCloudBaseUrl: base });
+  org = await h.createOrg();
+  const configured = await h.request('PUT', '/api/v1/modules/chat', {
+    key: org.key,
+    body: {
+      provider: 'cloud',
+      business_account_id: '102290129340398',
+      phone_number_id: PHONE_NUMBER_ID,
+      access_token: 'cloud-access-token',
+      app_secret: APP_SECRET,
+      verify_token: 'my-verify-token',
+    },
+  });
+  expect(configured.status).toBe(200);
+}, 120_000);
+
+afterAll(async () => {
+  await h?.close();
+  provider?.close();
+});
+
+function inbound(messageId: string, text: string, secret = APP_SECRET) {
+  const body = JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: '102290129340398',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '15550783881', phone_number_id: PHONE_NUMBER_ID },
+              contacts: [{ profile: { name: 'Sheena Nelson' }, wa_id: SENDER }],
+              messages: [
+                {
+                  from: SENDER,
+                  id: messageId,
+                  timestamp: String(Math.floor(Date.now() / 1000)),
+                  type: 'text',
+                  text: { body: text },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  });
+  const signature = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+  return h.app.request('/api/webhooks/chat', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+    body,
+  });
+}
+
+async function createWorkflow(body: Record<string, unknown>) {
+  const res = await h.request('POST', '/api/v1/workflows', {
+    key: org.key,
+    body: { status: 'active', ...body },
+  });
+  const json = (await res.json()) as any;
+  expect(res.status, JSON.stringify(json)).toBe(201);
+  return json.id as string;
+}
+
+async function executionsOf(workflowId: string) {
+  const res = await h.request('GET', `/api/v1/executions?workflow_id=${workflowId}`, { key: org.key });
+  return ((await res.json()) as any).data as any[];
+}
+
+describe('chat module', () => {
+  it('answers the handshake with the challenge as plain text, 403 for a wrong token', async () => {
+    const ok = await h.app.request(
+      '/api/webhooks/chat?hub.mode=subscribe&hub.verify_token=my-verify-token&hub.challenge=1158201444',
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await ok.text()).toBe('1158201444');
+    const wrong = await h.app.request(
+      '/api/webhooks/chat?hub.mode=subscribe&hub.verify_token=nope&hub.challenge=1',
+    );
+    expect(wrong.status).toBe(403);
+  });
+
+  it('refuses a forged signature with 401 and stores nothing', async () => {
+    const res = await inbound('wamid.FORGED', 'hello', 'not-the-secret');
+    expect(res.status).toBe(401);
+    const rows = await h.db.admin`select count(*)::int as n from chat_conversations`;
+    expect(rows[0]?.n).toBe(0);
+  });
+
+  it('a signed message opens the window and runs the chat workflows once, even when delivered twice', async () => {
+    const workflowId = await createWorkflow({
+      name: 'on chat',
+      trigger_type: 'chat',
+      nodes: [
+        {
+          id: 'note',
+          type: 'action.transform',
+          config: {
+            assignments: [
+              { key: 'said', value: '{{trigger.profile_name}} said {{trigger.text}} from {{trigger.from}}' },
+            ],
+          },
+        },
+      ],
+    });
+    const first = await inbound('wamid.IN1', 'Does it come in blue?');
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ received: 1, duplicates: 0 });
+    const again = await inbound('wamid.IN1', 'Does it come in blue?');
+    expect(await again.json()).toEqual({ received: 0, duplicates: 1 });
+
+    let runs: any[] = [];
+    for (let i = 0; i < 100 && runs.length === 0; i++) {
+      runs = await executionsOf(workflowId);
+      if (runs.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(runs).toHaveLength(1);
+    const run = await h.waitForExecution(org.key, runs[0].id);
+    expect(run).toMatchObject({ status: 'success', trigger: 'chat', event: 'chat.message_received' });
+    expect(run.steps[0].output.said).toBe('Sheena Nelson said Does it come in blue? from +1••••••1234');
+  });
+
+  it('replies as text inside the window and as the fallback template after it closed; no number stored', async () => {
+    const workflowId = await createWorkflow({
+      name: 'reply',
+      trigger_type: 'manual',
+      nodes: [
+        {
+          id: 'reply',
+          type: 'action.chat.send',
+          config: { to: '{{trigger.to}}', message: 'Yes, in blue too', fallback_template: 'follow_up' },
+        },
+      ],
+    });
+    const run = async () => {
+      const started = await h.request('POST', `/api/v1/workflows/${workflowId}/execute`, {
+        key: org.key,
+        body: { input: { to: `+${SENDER}` } },
+      });
+      const execution = await h.waitForExecution(org.key, ((await started.json()) as any).execution_id);
+      return execution.steps.find((s: any) => s.node_id === 'reply');
+    };
+    const inside = await run();
+    expect(inside.output).toEqual({ sent_as: 'text', message_id: 'wamid.FAKE1', to: '+1••••••1234' });
+    expect(inside.resolved_config.to).not.toContain(SENDER);
+    expect(sent.at(-1)).toMatchObject({ to: SENDER, type: 'text', text: { body: 'Yes, in blue too' } });
+
+    // 25 hours later, as far as the window is concerned.
+    await h.db.admin`update chat_conversations set window_expires_at = now() - interval '1 hour'`;
+    const outside = await run();
+    expect(outside.output).toMatchObject({ sent_as: 'template', message_id: 'wamid.FAKE2' });
+    expect(sent.at(-1)).toMatchObject({
+      to: SENDER,
+      type: 'template',
+      template: { name: 'follow_up', language: { code: 'en_US' } },
+    });
+
+    // Every chat table and every step: the sender's number is nowhere (the manual run's own input
+    // is the caller's data, so executions.trigger_payload of that workflow is left out).
+    const dump = JSON.stringify([
+      await h.db.admin`select * from chat_conversations`,
+      await h.db.admin`select * from message_outbox`,
+      await h.db.admin`select * from organization_modules`,
+      await h.db.admin`select output, resolved_config, error from execution_steps`,
+      await h.db.admin`select trigger_payload from executions where trigger = 'chat'`,
+    ]);
+    expect(dump).not.toContain(SENDER);
+    expect(dump).not.toContain(APP_SECRET);
+  });
+});
