@@ -9,6 +9,7 @@ import {
   chatWindow,
   claimOutboxMessage,
   completeOutboxMessage,
+  findChatTemplate,
   openCredential,
   openModuleConfig,
   publishEvent,
@@ -17,6 +18,7 @@ import {
   sendChatMessage,
   sendMail,
   storeIfLarge,
+  syncChatTemplates,
 } from '@weft/services';
 import { ZodError } from 'zod';
 import type { ActivityDeps } from './deps';
@@ -97,6 +99,12 @@ export function createNodeActivities(deps: ActivityDeps) {
   const inlineLimit = (override?: number) =>
     override ?? deps.outputInlineLimitBytes ?? DEFAULT_OUTPUT_INLINE_LIMIT_BYTES;
 
+  const chatProviders = () => ({
+    http: deps.http,
+    cloudBaseUrl: deps.chatCloudBaseUrl ?? 'https://graph.facebook.com',
+    gatewayBaseUrl: deps.chatGatewayBaseUrl ?? 'https://api.twilio.com',
+  });
+
   /** Runs the type's runner with its dependencies; the output is kept small (large ones go to PostgreSQL). */
   async function runRegistered(
     args: Omit<RunNodeArgs, 'organizationId'> & { organizationId?: string },
@@ -124,17 +132,15 @@ export function createNodeActivities(deps: ActivityDeps) {
         release: (error) => releaseOutboxMessage(deps.db, outboxRef, error),
       },
       sendMail: (module, message) => sendMail(module, message, deps.ssrfAllowlist ?? []),
+      chatTemplate: async (name, language) => {
+        const known = await findChatTemplate(deps.db, ctx.organizationId, name, language);
+        if (known) return known;
+        // Unknown here: it may have been created since the last sync. Sync once before refusing.
+        await syncChatTemplates(deps.db, { ...chatProviders(), secrets: deps.secrets }, ctx.organizationId);
+        return findChatTemplate(deps.db, ctx.organizationId, name, language);
+      },
       chatWindow: (phoneHash) => chatWindow(deps.db, { organizationId: ctx.organizationId, phoneHash }),
-      sendChat: (module, message) =>
-        sendChatMessage(
-          {
-            http: deps.http,
-            cloudBaseUrl: deps.chatCloudBaseUrl ?? 'https://graph.facebook.com',
-            gatewayBaseUrl: deps.chatGatewayBaseUrl ?? 'https://api.twilio.com',
-          },
-          module,
-          message,
-        ),
+      sendChat: (module, message) => sendChatMessage(chatProviders(), module, message),
       openModule: (module) => openModuleConfig(deps.db, deps.secrets, ctx.organizationId, module),
       openCredential: async (credentialId, allowedTypes) => {
         try {

@@ -16,6 +16,7 @@ let h: EngineHarness;
 let org: { organizationId: string; key: string };
 let provider: Server;
 const sent: any[] = [];
+let templateLists = 0;
 
 beforeAll(async () => {
   provider = createServer((req, res) => {
@@ -29,6 +30,30 @@ beforeAll(async () => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(answer));
       };
+      const url = new URL(req.url ?? '/', 'http://fake');
+      if (url.pathname === '/v21.0/102290129340398/message_templates') {
+        templateLists++;
+        if (url.searchParams.get('after') === 'page2') {
+          return json(200, {
+            data: [
+              { name: 'promo', language: 'en_US', status: 'PENDING', category: 'MARKETING', components: [] },
+            ],
+          });
+        }
+        return json(200, {
+          data: [
+            {
+              name: 'order_update',
+              language: 'en_US',
+              status: 'APPROVED',
+              category: 'UTILITY',
+              components: [{ type: 'BODY', text: 'Hi {{1}}, order {{2}} has shipped' }],
+            },
+          ],
+          // The next page on the same provider is followed; Meta gives absolute URLs.
+          paging: { next: `http://${req.headers.host}${url.pathname}?after=page2` },
+        });
+      }
       if (req.url !== `/v21.0/${PHONE_NUMBER_ID}/messages`)
         return json(404, { error: { code: 100, message: 'no' } });
       if (req.headers.authorization !== 'Bearer cloud-access-token') {
@@ -217,5 +242,63 @@ describe('chat module', () => {
     ]);
     expect(dump).not.toContain(SENDER);
     expect(dump).not.toContain(APP_SECRET);
+  });
+
+  it('syncs templates (every page), sends only approved ones with the right variables, syncs once for an unknown one', async () => {
+    const synced = await h.request('POST', '/api/v1/chat/templates/sync', { key: org.key });
+    expect(synced.status, await synced.clone().text()).toBe(200);
+    const list = ((await synced.json()) as any).data;
+    expect(list.map((t: any) => [t.name, t.status, t.body_variables])).toEqual([
+      ['order_update', 'APPROVED', 2],
+      ['promo', 'PENDING', 0],
+    ]);
+    expect(
+      ((await (await h.request('GET', '/api/v1/chat/templates', { key: org.key })).json()) as any).data,
+    ).toHaveLength(2);
+
+    const send = async (template: string, variables: string[]) => {
+      const workflowId = await createWorkflow({
+        name: `template ${template}`,
+        trigger_type: 'manual',
+        nodes: [
+          {
+            id: 'tpl',
+            type: 'action.chat.send_template',
+            config: { to: '{{trigger.to}}', template_name: template, language: 'en_US', variables },
+          },
+        ],
+      });
+      const started = await h.request('POST', `/api/v1/workflows/${workflowId}/execute`, {
+        key: org.key,
+        body: { input: { to: `+${SENDER}` } },
+      });
+      const execution = await h.waitForExecution(org.key, ((await started.json()) as any).execution_id);
+      return execution.steps.find((s: any) => s.node_id === 'tpl');
+    };
+
+    const ok = await send('order_update', ['Ada', 'A-7']);
+    expect(ok.output).toMatchObject({ sent_as: 'template' });
+    expect(sent.at(-1)?.template).toEqual({
+      name: 'order_update',
+      language: { code: 'en_US' },
+      components: [
+        {
+          type: 'body',
+          parameters: [
+            { type: 'text', text: 'Ada' },
+            { type: 'text', text: 'A-7' },
+          ],
+        },
+      ],
+    });
+
+    const before = sent.length;
+    expect((await send('promo', [])).error.code).toBe('template_not_approved');
+    expect((await send('order_update', ['Ada'])).error.code).toBe('template_variables');
+    const listsBefore = templateLists;
+    expect((await send('ghost', [])).error.code).toBe('template_not_approved');
+    // Unknown: synced once (two pages) before refusing.
+    expect(templateLists - listsBefore).toBe(2);
+    expect(sent.length).toBe(before);
   });
 });

@@ -68,6 +68,11 @@ export interface NodeRunContext {
       messageId: string;
     },
   ): Promise<{ message_id: string; accepted: string[]; rejected: string[] }>;
+  /**
+   * The organization's template of this name and language as last synced (synced once more first
+   * when it is unknown); null when the provider does not have it either.
+   */
+  chatTemplate(name: string, language: string): Promise<{ status: string; bodyVariables: number } | null>;
   /** Whether the 24-hour window with this person (by phone hash) is open now. */
   chatWindow(phoneHash: string): Promise<{ open: boolean }>;
   /**

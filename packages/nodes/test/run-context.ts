@@ -22,6 +22,7 @@ export function runContext(overrides: Partial<NodeRunContext> = {}): NodeRunCont
     },
     sendMail: notExpected('an e-mail'),
     chatWindow: notExpected('the chat window'),
+    chatTemplate: notExpected('a chat template'),
     sendChat: notExpected('a chat message'),
     publishEvent: notExpected('publishing an event'),
     ...overrides,

@@ -10,6 +10,7 @@ export * from './carts/cart-activity';
 export * from './chat/handshake';
 export * from './chat/receive';
 export * from './chat/send';
+export * from './chat/templates';
 export * from './chat/window';
 export * from './context';
 export * from './credentials/create';

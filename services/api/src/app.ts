@@ -23,6 +23,8 @@ import { registerCreateApiKey } from './routes/api-keys/create';
 import { registerListApiKeys } from './routes/api-keys/list';
 import { registerRevokeApiKey } from './routes/api-keys/revoke';
 import { registerListAuditLogs } from './routes/audit-logs/list';
+import { registerListChatTemplates } from './routes/chat-templates/list';
+import { registerSyncChatTemplates } from './routes/chat-templates/sync';
 import { registerChatWebhooks } from './routes/chat-webhooks';
 import { registerCredentialRoutes } from './routes/credentials';
 import { registerDocs } from './routes/docs/docs';
@@ -161,20 +163,26 @@ export function createApp(deps: AppDeps): Hono {
   registerWebhookRoutes(v1, { secrets, ssrfAllowlist: deps.ssrfAllowlist ?? [] });
   registerCredentialRoutes(v1, { secrets });
   let outboundHttp: OutboundHttpClient | undefined;
+  // Created on first use: most API instances never call a provider.
+  const providers = () => {
+    outboundHttp ??= createOutboundHttpClient({ allowlist: [...(deps.ssrfAllowlist ?? [])] });
+    return {
+      secrets,
+      http: outboundHttp,
+      ssrfAllowlist: deps.ssrfAllowlist ?? [],
+      cloudBaseUrl: deps.env.CHAT_CLOUD_BASE_URL ?? 'https://graph.facebook.com',
+      gatewayBaseUrl: deps.env.CHAT_GATEWAY_BASE_URL ?? 'https://api.twilio.com',
+    };
+  };
   registerModuleRoutes(v1, {
     secrets,
-    // Created on first use: most API instances never check a module.
     check: () => {
-      outboundHttp ??= createOutboundHttpClient({ allowlist: [...(deps.ssrfAllowlist ?? [])] });
-      return {
-        secrets,
-        http: outboundHttp,
-        ssrfAllowlist: deps.ssrfAllowlist ?? [],
-        chatCloudBaseUrl: deps.env.CHAT_CLOUD_BASE_URL ?? 'https://graph.facebook.com',
-        chatGatewayBaseUrl: deps.env.CHAT_GATEWAY_BASE_URL ?? 'https://api.twilio.com',
-      };
+      const p = providers();
+      return { ...p, chatCloudBaseUrl: p.cloudBaseUrl, chatGatewayBaseUrl: p.gatewayBaseUrl };
     },
   });
+  registerListChatTemplates(v1);
+  registerSyncChatTemplates(v1, providers);
 
   const app = new Hono();
   app.onError(onError);

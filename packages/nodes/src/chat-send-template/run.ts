@@ -1,5 +1,5 @@
 import { chatModuleOf, recipientOf, sendOnce } from '../chat/deliver';
-import type { NodeRunner } from '../runner';
+import { NodeRunError, type NodeRunner } from '../runner';
 import { ChatSendTemplateConfig } from './schema';
 
 /** action.chat.send_template: an approved template, inside or outside the window; variables in order. */
@@ -8,13 +8,32 @@ export const chatSendTemplateRunner: NodeRunner = {
     const config = ChatSendTemplateConfig.parse(rawConfig);
     const to = recipientOf(String(config.to));
     const module = await chatModuleOf(ctx, 'action.chat.send_template');
+    const variables = (config.variables ?? []).map(String);
+    // The cloud account's templates are synced and checked here; the gateway sends by content SID.
+    if (module.provider === 'cloud') {
+      const template = await ctx.chatTemplate(config.template_name, config.language);
+      if (template?.status !== 'APPROVED') {
+        throw new NodeRunError(
+          'template_not_approved',
+          `Template ${config.template_name} (${config.language}) is ${template ? template.status.toLowerCase() : 'unknown to the provider'}; only approved templates can be sent`,
+          false,
+        );
+      }
+      if (template.bodyVariables !== variables.length) {
+        throw new NodeRunError(
+          'template_variables',
+          `Template ${config.template_name} takes ${template.bodyVariables} variable(s), the node gives ${variables.length}`,
+          false,
+        );
+      }
+    }
     return sendOnce(ctx, async () => {
       const sent = await ctx.sendChat(module, {
         to: to.e164,
         template: {
           name: config.template_name,
           language: config.language,
-          variables: (config.variables ?? []).map(String),
+          variables,
         },
       });
       return { sent_as: 'template', message_id: sent.messageId, to: to.masked };
