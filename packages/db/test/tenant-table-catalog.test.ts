@@ -125,6 +125,7 @@ describe('tenant table catalog', () => {
       'weft_authenticate_api_key',
       'weft_execution_organization',
       'weft_find_chat_module',
+      'weft_find_gateway_chat_module',
       'weft_find_hook',
       'weft_find_user_by_email',
       'weft_list_cloud_chat_modules',

@@ -201,7 +201,13 @@ export function createApp(deps: AppDeps): Hono {
     registerCodecDecode(app, codecDeps);
     registerCodecEncode(app, codecDeps);
   }
-  registerChatWebhooks(app, { db: deps.db, engine, secrets, maxBodyBytes: deps.env.MAX_BODY_BYTES });
+  registerChatWebhooks(app, {
+    siteUrl: deps.env.APP_URL,
+    db: deps.db,
+    engine,
+    secrets,
+    maxBodyBytes: deps.env.MAX_BODY_BYTES,
+  });
   registerReceiveHook(app, {
     db: deps.db,
     engine,

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type Database, withTenant } from '@weft/db';
-import { phoneIdentity } from '@weft/nodes';
+import { type PhoneIdentity, phoneIdentity } from '@weft/nodes';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { openCredentialSecrets } from '../credentials/store';
@@ -109,35 +109,63 @@ export async function receiveCloudChat(deps: {
       const sender = phoneIdentity(message.from);
       if (!sender) continue;
       const at = message.timestamp ? new Date(Number(message.timestamp) * 1000) : new Date();
-      const conversation = await openWindow(deps.db, organizationId, sender.hash, message.id, at);
-      if (!conversation) {
-        duplicates++;
-        continue;
-      }
-      received++;
-      await publishEvent({
-        ctx: { db: deps.db, organizationId, actor: {} },
-        input: {
-          event: 'chat.message_received',
-          payload: {
-            message_id: message.id,
-            type: message.type,
-            text: message.text?.body ?? null,
-            from: sender.masked,
-            phone_hash: sender.hash,
-            profile_name: names.get(message.from) ?? null,
-            conversation_id: conversation.conversationId,
-            window_expires_at: conversation.windowExpiresAt,
-            received_at: at.toISOString(),
-          },
-        },
-        engine: deps.engine,
-        trigger: 'event',
-        chatWorkflows: true,
+      const outcome = await recordInboundMessage(deps, organizationId, {
+        sender,
+        id: message.id,
+        type: message.type,
+        text: message.text?.body ?? null,
+        profileName: names.get(message.from) ?? null,
+        at,
       });
+      if (outcome === 'duplicate') duplicates++;
+      else received++;
     }
   }
   return { received, duplicates };
+}
+
+export interface InboundMessage {
+  sender: PhoneIdentity;
+  /** The provider's message id: a redelivery of it starts nothing. */
+  id: string;
+  type: string;
+  text: string | null;
+  profileName: string | null;
+  at: Date;
+}
+
+/**
+ * One inbound message of either provider: opens the window with its sender and raises
+ * `chat.message_received` (sender masked, never in clear) for the chat workflows and listeners.
+ */
+export async function recordInboundMessage(
+  deps: { db: Database; engine: ExecutionEngine },
+  organizationId: string,
+  message: InboundMessage,
+): Promise<'received' | 'duplicate'> {
+  const conversation = await openWindow(deps.db, organizationId, message.sender.hash, message.id, message.at);
+  if (!conversation) return 'duplicate';
+  await publishEvent({
+    ctx: { db: deps.db, organizationId, actor: {} },
+    input: {
+      event: 'chat.message_received',
+      payload: {
+        message_id: message.id,
+        type: message.type,
+        text: message.text,
+        from: message.sender.masked,
+        phone_hash: message.sender.hash,
+        profile_name: message.profileName,
+        conversation_id: conversation.conversationId,
+        window_expires_at: conversation.windowExpiresAt,
+        received_at: message.at.toISOString(),
+      },
+    },
+    engine: deps.engine,
+    trigger: 'event',
+    chatWorkflows: true,
+  });
+  return 'received';
 }
 
 /**

@@ -2,6 +2,7 @@ import {
   acceptsChatHandshake,
   type ExecutionEngine,
   receiveCloudChat,
+  receiveGatewayChat,
   type SecretBox,
   type ServiceContext,
 } from '@weft/services';
@@ -10,6 +11,8 @@ import { bodyLimit } from 'hono/body-limit';
 import { errorBody } from '../../error-handler';
 
 export interface ChatWebhookDeps {
+  /** APP_URL: the gateway signs the URL as configured there, which is built from it. */
+  siteUrl: string;
   db: ServiceContext['db'];
   engine: ExecutionEngine;
   secrets: SecretBox;
@@ -32,21 +35,34 @@ export function registerChatWebhooks(app: Hono, deps: ChatWebhookDeps) {
     return c.text(c.req.query('hub.challenge') ?? '', 200, { 'x-content-type-options': 'nosniff' });
   });
 
-  app.post(
-    '/api/webhooks/chat',
-    bodyLimit({
-      maxSize: deps.maxBodyBytes,
-      onError: (c) =>
-        c.json(errorBody('payload_too_large', `The request body exceeds ${deps.maxBodyBytes} bytes.`), 413),
-    }),
-    async (c) => {
-      const body = new Uint8Array(await c.req.arrayBuffer());
-      const result = await receiveCloudChat({
-        ...deps,
-        body,
-        signature: c.req.header('x-hub-signature-256'),
-      });
-      return c.json(result, 200);
-    },
-  );
+  const limit = bodyLimit({
+    maxSize: deps.maxBodyBytes,
+    onError: (c) =>
+      c.json(errorBody('payload_too_large', `The request body exceeds ${deps.maxBodyBytes} bytes.`), 413),
+  });
+
+  app.post('/api/webhooks/chat/gateway', limit, async (c) => {
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    const query = new URL(c.req.url).search;
+    await receiveGatewayChat({
+      ...deps,
+      url: `${deps.siteUrl.replace(/\/$/, '')}/api/webhooks/chat/gateway${query}`,
+      body,
+      signature: c.req.header('x-twilio-signature'),
+    });
+    // The gateway waits for TwiML: an empty response means "no automatic reply".
+    return c.body('<?xml version="1.0" encoding="UTF-8"?><Response></Response>', 200, {
+      'content-type': 'text/xml',
+    });
+  });
+
+  app.post('/api/webhooks/chat', limit, async (c) => {
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    const result = await receiveCloudChat({
+      ...deps,
+      body,
+      signature: c.req.header('x-hub-signature-256'),
+    });
+    return c.json(result, 200);
+  });
 }

@@ -1,0 +1,59 @@
+import type { Database } from '@weft/db';
+import { phoneIdentity } from '@weft/nodes';
+import { sql } from 'drizzle-orm';
+import { openCredentialSecrets } from '../credentials/store';
+import type { SecretBox } from '../encryption';
+import { AppError } from '../errors';
+import type { ExecutionEngine } from '../executions/engine';
+import { validGatewaySignature } from './gateway-signature';
+import { recordInboundMessage } from './receive';
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * POST /api/webhooks/chat/gateway (the gateway provider, form-encoded): routed by `AccountSid` and
+ * `To` to the organization whose chat module sends from that number, verified by X-Twilio-Signature
+ * over `url` (built from APP_URL, never from request headers) and every parameter (401, nothing
+ * stored otherwise). A message opens the window and raises `chat.message_received`; a status
+ * callback (`MessageStatus`, no `Body`) is accepted and never moves the window.
+ */
+export async function receiveGatewayChat(deps: {
+  db: Database;
+  secrets: SecretBox;
+  engine: ExecutionEngine;
+  url: string;
+  body: Uint8Array;
+  signature: string | null | undefined;
+}): Promise<{ received: number; duplicates: number }> {
+  let params: [string, string][];
+  try {
+    params = [...new URLSearchParams(strictUtf8.decode(deps.body)).entries()];
+  } catch {
+    throw new AppError('validation_error', 'The body is not form-encoded UTF-8.');
+  }
+  const field = (name: string) => params.find(([key]) => key === name)?.[1];
+  const accountSid = field('AccountSid');
+  const to = field('To');
+  if (!accountSid || !to) throw new AppError('not_found', 'No chat module sends from this number.');
+  const [module] = await deps.db.execute<{ organization_id: string; secret_ciphertext: string }>(
+    sql`select * from weft_find_gateway_chat_module(${accountSid}, ${to})`,
+  );
+  if (!module) throw new AppError('not_found', 'No chat module sends from this number.');
+  const { auth_token: authToken } = openCredentialSecrets(module.secret_ciphertext, deps.secrets);
+  if (!authToken || !validGatewaySignature(authToken, deps.url, params, deps.signature)) {
+    throw new AppError('unauthenticated', 'The X-Twilio-Signature signature is missing or invalid.');
+  }
+  const body = field('Body');
+  const messageSid = field('MessageSid');
+  const sender = phoneIdentity(field('From') ?? '');
+  if (body === undefined || !messageSid || !sender) return { received: 0, duplicates: 0 };
+  const outcome = await recordInboundMessage(deps, module.organization_id, {
+    sender,
+    id: messageSid,
+    type: field('MessageType') ?? 'text',
+    text: body,
+    profileName: field('ProfileName') ?? null,
+    at: new Date(),
+  });
+  return outcome === 'received' ? { received: 1, duplicates: 0 } : { received: 0, duplicates: 1 };
+}
