@@ -1,4 +1,4 @@
-import type { NodeRunContext } from '../src/runner';
+import { type NodeRunContext, NodeRunError } from '../src/runner';
 
 const notExpected = (what: string) => async () => {
   throw new Error(`${what} was not expected in this test`);
@@ -27,4 +27,14 @@ export function runContext(overrides: Partial<NodeRunContext> = {}): NodeRunCont
     publishEvent: notExpected('publishing an event'),
     ...overrides,
   };
+}
+
+/** The NodeRunError a run fails with (the test fails if it succeeds or fails otherwise). */
+export async function nodeRunFailure(work: Promise<unknown>): Promise<NodeRunError> {
+  const error = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof NodeRunError)) throw new Error(`expected a NodeRunError, got ${String(error)}`);
+  return error;
 }

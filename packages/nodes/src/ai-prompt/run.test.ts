@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runContext } from '../../test/run-context';
+import { nodeRunFailure, runContext } from '../../test/run-context';
 import { type NodeHttpClient, NodeRunError } from '../runner';
 import { aiPromptRunner, retryAfterMs } from './run';
 
@@ -44,15 +44,6 @@ const openAiAnswer = (content: string) => ({
   choices: [{ message: { role: 'assistant', content }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 12, completion_tokens: 5 },
 });
-
-async function failure(work: Promise<unknown>) {
-  const error = await work.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof NodeRunError)) throw new Error(`expected a NodeRunError, got ${String(error)}`);
-  return error;
-}
 
 describe('aiPromptRunner', () => {
   it('sends an OpenAI-compatible chat completion and returns text, model, usage and finish reason', async () => {
@@ -123,7 +114,7 @@ describe('aiPromptRunner', () => {
 
   it('json: an answer that is not JSON fails finally with ai_invalid_json and the raw text', async () => {
     const { ctx } = contextWith(OPENAI, () => ({ status: 200, body: openAiAnswer('nine out of ten') }));
-    const error = await failure(aiPromptRunner.run({ prompt: 'Rate it', json: true }, ctx));
+    const error = await nodeRunFailure(aiPromptRunner.run({ prompt: 'Rate it', json: true }, ctx));
     expect([error.code, error.retryable, error.details]).toEqual([
       'ai_invalid_json',
       false,
@@ -150,7 +141,7 @@ describe('aiPromptRunner', () => {
     ] as const;
     for (const [answer, code, retryable, wait] of cases) {
       const { ctx } = contextWith(OPENAI, () => answer);
-      const error = await failure(aiPromptRunner.run({ prompt: 'x' }, ctx));
+      const error = await nodeRunFailure(aiPromptRunner.run({ prompt: 'x' }, ctx));
       expect([error.code, error.retryable, error.retryAfterMs], code).toEqual([code, retryable, wait]);
       if (code === 'ai_request_refused') expect(error.message).toContain('model not found');
     }
@@ -158,7 +149,7 @@ describe('aiPromptRunner', () => {
 
   it('fails finally with module_not_configured when the organization has no AI module', async () => {
     const { ctx, sent } = contextWith(null, () => ({ status: 200, body: openAiAnswer('x') }));
-    const error = await failure(aiPromptRunner.run({ prompt: 'x' }, ctx));
+    const error = await nodeRunFailure(aiPromptRunner.run({ prompt: 'x' }, ctx));
     expect([error.code, error.retryable]).toEqual(['module_not_configured', false]);
     expect(sent).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runContext } from '../../test/run-context';
+import { nodeRunFailure, runContext } from '../../test/run-context';
 import { phoneHash } from '../chat/phone';
 import { type NodeRunContext, NodeRunError } from '../runner';
 import { chatSendRunner } from './run';
@@ -49,15 +49,6 @@ function contextWith(windowOpen: boolean, provider: (message: Sent) => Promise<{
   return { ctx, sent, log };
 }
 
-async function failure(work: Promise<unknown>) {
-  const error = await work.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof NodeRunError)) throw new Error(`expected a NodeRunError, got ${String(error)}`);
-  return error;
-}
-
 describe('chatSendRunner', () => {
   it('window open: sends text and answers the masked number, never the plain one', async () => {
     const { ctx, sent, log } = contextWith(true, async () => ({ messageId: 'wamid.1' }));
@@ -89,7 +80,7 @@ describe('chatSendRunner', () => {
 
   it('window closed without a fallback: window_closed, final, nothing sent, claim released', async () => {
     const { ctx, sent, log } = contextWith(false, async () => ({ messageId: 'x' }));
-    const error = await failure(chatSendRunner.run({ to: TO, message: 'Hi' }, ctx));
+    const error = await nodeRunFailure(chatSendRunner.run({ to: TO, message: 'Hi' }, ctx));
     expect([error.code, error.retryable]).toEqual(['window_closed', false]);
     expect(sent).toEqual([]);
     expect(log).toEqual(['claim', 'release']);
@@ -97,7 +88,7 @@ describe('chatSendRunner', () => {
 
   it('invalid_phone for a number that is not E.164, before anything else', async () => {
     const { ctx, log } = contextWith(true, async () => ({ messageId: 'x' }));
-    const error = await failure(chatSendRunner.run({ to: '0151 2345', message: 'Hi' }, ctx));
+    const error = await nodeRunFailure(chatSendRunner.run({ to: '0151 2345', message: 'Hi' }, ctx));
     expect(error.code).toBe('invalid_phone');
     expect(error.message).toContain('to:');
     expect(log).toEqual([]);
@@ -107,14 +98,14 @@ describe('chatSendRunner', () => {
     const limited = contextWith(true, async () => {
       throw chatError('provider_rate_limited', { retryable: true, retryAfterMs: 6000 });
     });
-    const error = await failure(chatSendRunner.run({ to: TO, message: 'Hi' }, limited.ctx));
+    const error = await nodeRunFailure(chatSendRunner.run({ to: TO, message: 'Hi' }, limited.ctx));
     expect([error.code, error.retryable, error.retryAfterMs]).toEqual(['provider_rate_limited', true, 6000]);
     expect(limited.log.at(-1)).toBe('release');
 
     const lost = contextWith(true, async () => {
       throw chatError('chat_provider_error', { retryable: true, handedOver: true });
     });
-    const unknown = await failure(chatSendRunner.run({ to: TO, message: 'Hi' }, lost.ctx));
+    const unknown = await nodeRunFailure(chatSendRunner.run({ to: TO, message: 'Hi' }, lost.ctx));
     expect([unknown.code, unknown.retryable]).toEqual(['send_outcome_unknown', false]);
     expect(lost.log).toEqual(['claim']);
   });

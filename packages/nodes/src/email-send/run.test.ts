@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runContext } from '../../test/run-context';
+import { nodeRunFailure, runContext } from '../../test/run-context';
 import { NodeRunError } from '../runner';
 import { emailSendRunner } from './run';
 
@@ -37,15 +37,6 @@ function contextWith(claim: 'claimed' | 'sent' | 'unknown', send: () => Promise<
   return { ctx, log };
 }
 
-async function failure(work: Promise<unknown>) {
-  const error = await work.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof NodeRunError)) throw new Error(`expected a NodeRunError, got ${String(error)}`);
-  return error;
-}
-
 describe('emailSendRunner', () => {
   it('claims, sends, then completes; the Message-ID is derived from the step key', async () => {
     const result = { message_id: '<x@weft>', accepted: ['a@example.com', 'b@example.com'], rejected: [] };
@@ -69,14 +60,14 @@ describe('emailSendRunner', () => {
 
   it('never sends again after an attempt that died mid-send (unknown), nor after a handed-over failure', async () => {
     const unknown = contextWith('unknown', async () => ({}));
-    const error = await failure(emailSendRunner.run(CONFIG, unknown.ctx));
+    const error = await nodeRunFailure(emailSendRunner.run(CONFIG, unknown.ctx));
     expect([error.code, error.retryable]).toEqual(['send_outcome_unknown', false]);
     expect(unknown.log).toEqual(['claim']);
 
     const handedOver = contextWith('claimed', async () => {
       throw mailError({ code: 'smtp_unreachable', temporary: true, handedOver: true });
     });
-    const lost = await failure(emailSendRunner.run(CONFIG, handedOver.ctx));
+    const lost = await nodeRunFailure(emailSendRunner.run(CONFIG, handedOver.ctx));
     expect([lost.code, lost.retryable]).toEqual(['send_outcome_unknown', false]);
     expect(handedOver.log).not.toContain('release');
   });
@@ -90,7 +81,7 @@ describe('emailSendRunner', () => {
       const { ctx, log } = contextWith('claimed', async () => {
         throw mailError({ code, temporary, handedOver: false });
       });
-      const error = await failure(emailSendRunner.run(CONFIG, ctx));
+      const error = await nodeRunFailure(emailSendRunner.run(CONFIG, ctx));
       expect([error.code, error.retryable]).toEqual([code, temporary]);
       expect(log.at(-1)).toBe('release');
     }
@@ -98,11 +89,17 @@ describe('emailSendRunner', () => {
 
   it('refuses line breaks in headers and invalid addresses before claiming anything', async () => {
     const { ctx, log } = contextWith('claimed', async () => ({}));
-    const header = await failure(emailSendRunner.run({ ...CONFIG, subject: 'Hi\nBcc: x@example.com' }, ctx));
+    const header = await nodeRunFailure(
+      emailSendRunner.run({ ...CONFIG, subject: 'Hi\nBcc: x@example.com' }, ctx),
+    );
     expect(header.code).toBe('invalid_header');
-    const replyTo = await failure(emailSendRunner.run({ ...CONFIG, reply_to: 'a@example.com\r\nX: y' }, ctx));
+    const replyTo = await nodeRunFailure(
+      emailSendRunner.run({ ...CONFIG, reply_to: 'a@example.com\r\nX: y' }, ctx),
+    );
     expect(replyTo.code).toBe('invalid_header');
-    const address = await failure(emailSendRunner.run({ ...CONFIG, cc: ['fine@example.com', 'nope'] }, ctx));
+    const address = await nodeRunFailure(
+      emailSendRunner.run({ ...CONFIG, cc: ['fine@example.com', 'nope'] }, ctx),
+    );
     expect([address.code, address.message]).toEqual([
       'invalid_recipient',
       'cc: "nope" is not an e-mail address',

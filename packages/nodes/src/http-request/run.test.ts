@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runContext } from '../../test/run-context';
+import { nodeRunFailure, runContext } from '../../test/run-context';
 import { type NodeHttpClient, NodeRunError } from '../runner';
 import { httpRequestRunner } from './run';
 
@@ -44,15 +44,6 @@ const json = (status: number, body: unknown) => ({
   body: new TextEncoder().encode(JSON.stringify(body)),
 });
 
-async function failureOf(work: Promise<unknown>): Promise<NodeRunError> {
-  const error = await work.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof NodeRunError)) throw new Error(`expected a NodeRunError, got ${String(error)}`);
-  return error;
-}
-
 describe('httpRequestRunner', () => {
   it('sends query, JSON body and the step key as Idempotency-Key, and parses a JSON answer', async () => {
     const { ctx, sent } = contextAnswering(() => json(201, { id: 7 }));
@@ -89,7 +80,7 @@ describe('httpRequestRunner', () => {
       [400, false],
     ] as const) {
       const { ctx } = contextAnswering(() => json(status, { error: 'no' }));
-      const error = await failureOf(httpRequestRunner.run({ url: 'https://api.example.com/' }, ctx));
+      const error = await nodeRunFailure(httpRequestRunner.run({ url: 'https://api.example.com/' }, ctx));
       expect([error.code, error.retryable, error.message]).toEqual([
         'http_status',
         retryable,
@@ -117,7 +108,7 @@ describe('httpRequestRunner', () => {
       const { ctx } = contextAnswering(() => {
         throw Object.assign(new Error(`client said ${code}`), { name: 'OutboundHttpError', code });
       });
-      const error = await failureOf(httpRequestRunner.run({ url: 'https://api.example.com/' }, ctx));
+      const error = await nodeRunFailure(httpRequestRunner.run({ url: 'https://api.example.com/' }, ctx));
       expect([error.code, error.retryable, error.message]).toEqual([code, retryable, `client said ${code}`]);
     }
   });
@@ -137,7 +128,7 @@ describe('httpRequestRunner', () => {
 
   it('fails finally when the credential is gone or of another type', async () => {
     const { ctx, sent } = contextAnswering(() => json(200, {}));
-    const error = await failureOf(
+    const error = await nodeRunFailure(
       httpRequestRunner.run({ url: 'https://a.example/', credential_id: MISSING }, ctx),
     );
     expect([error.code, error.retryable]).toEqual(['credential_invalid', false]);
