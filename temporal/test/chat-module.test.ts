@@ -197,6 +197,35 @@ describe('chat module', () => {
     expect(run.steps[0].output.said).toBe('Sheena Nelson said Does it come in blue? from +1••••••1234');
   });
 
+  it('a chat workflow replies to the sender, whose number reaches the run only (not PostgreSQL)', async () => {
+    await createWorkflow({
+      name: 'auto reply',
+      trigger_type: 'chat',
+      nodes: [
+        {
+          id: 'answer',
+          type: 'action.chat.send',
+          config: { to: '{{trigger.sender}}', message: 'Thanks, {{trigger.profile_name}}!' },
+        },
+      ],
+    });
+    const before = sent.length;
+    expect((await inbound('wamid.IN2', 'Anyone there?')).status).toBe(200);
+    for (let i = 0; i < 200 && sent.length === before; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(sent.slice(before)).toEqual([
+      expect.objectContaining({
+        to: SENDER,
+        type: 'text',
+        text: { body: 'Thanks, Sheena Nelson!', preview_url: false },
+      }),
+    ]);
+    const dump = JSON.stringify([
+      await h.db.admin`select trigger_payload from executions`,
+      await h.db.admin`select output, resolved_config from execution_steps`,
+    ]);
+    expect(dump).not.toContain(SENDER);
+  });
+
   it('replies as text inside the window and as the fallback template after it closed; no number stored', async () => {
     const workflowId = await createWorkflow({
       name: 'reply',
@@ -218,14 +247,21 @@ describe('chat module', () => {
       return execution.steps.find((s: any) => s.node_id === 'reply');
     };
     const inside = await run();
-    expect(inside.output).toEqual({ sent_as: 'text', message_id: 'wamid.FAKE1', to: '+1••••••1234' });
+    expect(inside.output).toEqual({
+      sent_as: 'text',
+      message_id: expect.stringMatching(/^wamid\.FAKE\d+$/),
+      to: '+1••••••1234',
+    });
     expect(inside.resolved_config.to).not.toContain(SENDER);
     expect(sent.at(-1)).toMatchObject({ to: SENDER, type: 'text', text: { body: 'Yes, in blue too' } });
 
     // 25 hours later, as far as the window is concerned.
     await h.db.admin`update chat_conversations set window_expires_at = now() - interval '1 hour'`;
     const outside = await run();
-    expect(outside.output).toMatchObject({ sent_as: 'template', message_id: 'wamid.FAKE2' });
+    expect(outside.output).toMatchObject({
+      sent_as: 'template',
+      message_id: expect.stringMatching(/^wamid\.FAKE\d+$/),
+    });
     expect(sent.at(-1)).toMatchObject({
       to: SENDER,
       type: 'template',

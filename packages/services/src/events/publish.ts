@@ -52,6 +52,7 @@ export async function publishEvent({
   parentExecutionId = null,
   hookedWorkflowId,
   chatWorkflows = false,
+  runOnlyPayload,
 }: VerbArgs<PublishEventInput> & {
   engine: ExecutionEngine;
   trigger?: 'event' | 'webhook' | 'chat' | 'schedule' | 'polling' | 'workflow';
@@ -59,6 +60,11 @@ export async function publishEvent({
   hookedWorkflowId?: string;
   /** An inbound chat message: the organization's workflows with trigger_type `chat` run too. */
   chatWorkflows?: boolean;
+  /**
+   * Fields added to the `trigger` of the runs started now and stored nowhere in PostgreSQL: they
+   * reach the workflow through Temporal (whose payloads are encrypted), e.g. a chat sender's number.
+   */
+  runOnlyPayload?: Record<string, unknown>;
 }) {
   const t = schema.workflows;
   const cartId = cartIdOf(input.payload);
@@ -135,7 +141,16 @@ export async function publishEvent({
         );
       return {
         executionIds: rows.map((r) => r.id),
-        snapshots: rows.map(loadedExecutionOf),
+        snapshots: rows
+          .map(loadedExecutionOf)
+          .map((snapshot) =>
+            runOnlyPayload
+              ? {
+                  ...snapshot,
+                  payload: { ...(snapshot.payload as Record<string, unknown>), ...runOnlyPayload },
+                }
+              : snapshot,
+          ),
         cartActivity,
         waitingIds: waiting.map((w) => w.executionId),
       };
