@@ -141,16 +141,14 @@ export async function publishEvent({
         );
       return {
         executionIds: rows.map((r) => r.id),
-        snapshots: rows
-          .map(loadedExecutionOf)
-          .map((snapshot) =>
-            runOnlyPayload
-              ? {
-                  ...snapshot,
-                  payload: { ...(snapshot.payload as Record<string, unknown>), ...runOnlyPayload },
-                }
-              : snapshot,
-          ),
+        snapshots: rows.map(loadedExecutionOf).map((snapshot) =>
+          runOnlyPayload
+            ? {
+                ...snapshot,
+                payload: { ...(snapshot.payload as Record<string, unknown>), ...runOnlyPayload },
+              }
+            : snapshot,
+        ),
         cartActivity,
         waitingIds: waiting.map((w) => w.executionId),
       };
