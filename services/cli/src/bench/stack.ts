@@ -20,6 +20,8 @@ export const BENCH_TASK_QUEUE = 'weft-bench';
 export interface ApiAnswer {
   id: string;
   execution_ids: string[];
+  /** POST /workflows/{id}/execute */
+  execution_id: string;
   workflows_triggered: number;
   secret?: string;
   webhook_url?: string;
