@@ -76,7 +76,7 @@ export async function benchModulesCommand(options: { sends: number; concurrency:
       const status = await watcher.terminal(accepted.execution_id);
       if (status !== 'success') throw new Error(`execution ended ${status}`);
     };
-    for (let i = 0; i < 20; i++) await run(-1 - i); // warm-up
+    for (let i = 0; i < 20; i++) await run(i); // warm-up
     received.clear();
     const before = await probe.begin();
     const result = await closedLoop(options.sends, options.concurrency, run, {
