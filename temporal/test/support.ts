@@ -202,7 +202,12 @@ export interface Stack {
  * A fresh database, a Temporal dev server and the API app in process (wired as in
  * packages/testing/src/engine.ts), with no worker: tests start worker processes themselves.
  */
-export async function createStack(options: { appKey?: Uint8Array } = {}): Promise<Stack> {
+export async function createStack(
+  options: {
+    appKey?: Uint8Array /** CHAT_CLOUD_BASE_URL of the API and workers (a local stand-in). */;
+    chatCloudBaseUrl?: string;
+  } = {},
+): Promise<Stack> {
   const [db, temporal, bundle] = await Promise.all([
     createTestDatabase(),
     startTemporalDevServer(),
@@ -229,12 +234,17 @@ export async function createStack(options: { appKey?: Uint8Array } = {}): Promis
       RATE_LIMIT_PER_ORG: 1_000_000,
       TRUST_PROXY_HOPS: 0,
       TEMPORAL_UI_URL: 'http://localhost:8233',
+      ...(options.chatCloudBaseUrl ? { CHAT_CLOUD_BASE_URL: options.chatCloudBaseUrl } : {}),
     },
     temporalReady: async () => true,
     engine,
+    // The workers' APP_KEY: what the API encrypts (module secrets), they decrypt.
+    appKey,
+    ssrfAllowlist: ['127.0.0.0/8'],
     logError: (error) => console.error(error),
   });
-  const serviceEnv = {
+  const serviceEnv: Record<string, string> = {
+    ...(options.chatCloudBaseUrl ? { CHAT_CLOUD_BASE_URL: options.chatCloudBaseUrl } : {}),
     DATABASE_URL: db.appUrl,
     TEMPORAL_ADDRESS: temporal.address,
     TEMPORAL_NAMESPACE: namespace,
