@@ -255,6 +255,43 @@ describe('chat module', () => {
     expect(inside.resolved_config.to).not.toContain(SENDER);
     expect(sent.at(-1)).toMatchObject({ to: SENDER, type: 'text', text: { body: 'Yes, in blue too' } });
 
+    // A status callback for that message: recorded on its outbox row, the window untouched.
+    const [windowBefore] = await h.db
+      .admin`select window_expires_at from chat_conversations where organization_id = ${org.organizationId}`;
+    const statusBody = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                metadata: { phone_number_id: PHONE_NUMBER_ID },
+                statuses: [
+                  { id: inside.output.message_id, status: 'delivered', timestamp: '1', recipient_id: SENDER },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const callback = await h.app.request('/api/webhooks/chat', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': `sha256=${createHmac('sha256', APP_SECRET).update(statusBody).digest('hex')}`,
+      },
+      body: statusBody,
+    });
+    expect(await callback.json()).toEqual({ received: 0, duplicates: 0 });
+    const [outboxRow] = await h.db
+      .admin`select delivery_status from message_outbox where result->>'message_id' = ${inside.output.message_id}`;
+    expect(outboxRow?.delivery_status).toBe('delivered');
+    const [windowAfter] = await h.db
+      .admin`select window_expires_at from chat_conversations where organization_id = ${org.organizationId}`;
+    expect(windowAfter).toEqual(windowBefore);
+
     // 25 hours later, as far as the window is concerned.
     await h.db.admin`update chat_conversations set window_expires_at = now() - interval '1 hour'`;
     const outside = await run();

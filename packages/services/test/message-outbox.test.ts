@@ -4,6 +4,7 @@ import { createOrganization } from '../src/organizations/create';
 import {
   claimOutboxMessage,
   completeOutboxMessage,
+  recordDeliveryStatus,
   releaseOutboxMessage,
 } from '../src/outbox/message-outbox';
 
@@ -53,5 +54,33 @@ describe('message outbox', () => {
     expect(await claimOutboxMessage(t.app.db, { organizationId: other, stepKey, channel: 'email' })).toEqual({
       state: 'claimed',
     });
+  });
+
+  it('status callbacks keep the furthest delivery state, whatever order they arrive in', async () => {
+    const ref = { organizationId: org, stepKey: 'exec-5:chat' };
+    await claimOutboxMessage(t.app.db, { ...ref, channel: 'chat' });
+    await completeOutboxMessage(t.app.db, ref, { message_id: 'wamid.S1', sent_as: 'text' });
+    const status = (s: string, error?: string) =>
+      recordDeliveryStatus(t.app.db, {
+        organizationId: org,
+        providerMessageId: 'wamid.S1',
+        status: s,
+        error,
+      });
+    expect(await status('read')).toBe(true);
+    expect(await status('delivered')).toBe(false); // late: read is further
+    expect(await status('sent')).toBe(false);
+    expect(await status('failed', '131047 Re-engagement message')).toBe(true);
+    expect(await status('bounced')).toBe(false);
+    expect(
+      await recordDeliveryStatus(t.app.db, {
+        organizationId: other,
+        providerMessageId: 'wamid.S1',
+        status: 'read',
+      }),
+    ).toBe(false);
+    const [row] =
+      await t.admin`select delivery_status, delivery_error, result from message_outbox where step_key = 'exec-5:chat'`;
+    expect(row).toMatchObject({ delivery_status: 'failed', delivery_error: '131047 Re-engagement message' });
   });
 });

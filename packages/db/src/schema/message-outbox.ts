@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './columns';
 import { organizations } from './organizations';
@@ -20,11 +21,15 @@ export const messageOutbox = pgTable(
     /** The step's output once sent (message id, accepted recipients): what a retry answers. */
     result: jsonb('result'),
     error: text('error'),
+    /** What the provider later said about delivery (sent, delivered, read, failed): the furthest state. */
+    deliveryStatus: text('delivery_status'),
+    deliveryError: text('delivery_error'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('message_outbox_step').on(t.organizationId, t.stepKey),
     index('message_outbox_org_created').on(t.organizationId, t.createdAt.desc()),
+    index('message_outbox_provider_id').on(t.organizationId, sql`(${t.result}->>'message_id')`),
   ],
 );

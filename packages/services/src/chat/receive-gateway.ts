@@ -5,6 +5,7 @@ import { openCredentialSecrets } from '../credentials/store';
 import type { SecretBox } from '../encryption';
 import { AppError } from '../errors';
 import type { ExecutionEngine } from '../executions/engine';
+import { recordDeliveryStatus } from '../outbox/message-outbox';
 import { validGatewaySignature } from './gateway-signature';
 import { recordInboundMessage } from './receive';
 
@@ -45,6 +46,19 @@ export async function receiveGatewayChat(deps: {
   }
   const body = field('Body');
   const messageSid = field('MessageSid');
+  const messageStatus = field('MessageStatus');
+  if (messageStatus !== undefined && body === undefined && messageSid) {
+    // The gateway's states: queued, sent, delivered, read, failed, undelivered.
+    const status = messageStatus === 'undelivered' ? 'failed' : messageStatus;
+    const errorCode = field('ErrorCode');
+    await recordDeliveryStatus(deps.db, {
+      organizationId: module.organization_id,
+      providerMessageId: messageSid,
+      status,
+      error: errorCode ? `${errorCode}` : null,
+    });
+    return { received: 0, duplicates: 0 };
+  }
   const sender = phoneIdentity(field('From') ?? '');
   if (body === undefined || !messageSid || !sender) return { received: 0, duplicates: 0 };
   const outcome = await recordInboundMessage(deps, module.organization_id, {

@@ -8,6 +8,7 @@ import type { SecretBox } from '../encryption';
 import { AppError } from '../errors';
 import { publishEvent } from '../events/publish';
 import type { ExecutionEngine } from '../executions/engine';
+import { recordDeliveryStatus } from '../outbox/message-outbox';
 import { CHAT_WINDOW_MS } from './window';
 
 /** The part of the cloud provider's webhook body we read; everything else is ignored. */
@@ -27,6 +28,17 @@ const CloudWebhook = z.object({
                       z.object({
                         wa_id: z.string().optional(),
                         profile: z.object({ name: z.string() }).partial().optional(),
+                      }),
+                    )
+                    .optional(),
+                  statuses: z
+                    .array(
+                      z.object({
+                        id: z.string().max(256),
+                        status: z.string().max(20),
+                        errors: z
+                          .array(z.object({ code: z.number().optional(), title: z.string().optional() }))
+                          .optional(),
                       }),
                     )
                     .optional(),
@@ -104,6 +116,15 @@ export async function receiveCloudChat(deps: {
   let received = 0;
   let duplicates = 0;
   for (const value of values) {
+    for (const status of value.statuses ?? []) {
+      const error = status.errors?.[0];
+      await recordDeliveryStatus(deps.db, {
+        organizationId,
+        providerMessageId: status.id,
+        status: status.status,
+        error: error ? `${error.code ?? ''} ${error.title ?? ''}`.trim() : null,
+      });
+    }
     const names = new Map((value.contacts ?? []).map((c) => [c.wa_id ?? '', c.profile?.name ?? null]));
     for (const message of value.messages ?? []) {
       const sender = phoneIdentity(message.from);

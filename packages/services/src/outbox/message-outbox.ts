@@ -52,3 +52,28 @@ export async function releaseOutboxMessage(db: Database, ref: OutboxRef, error: 
       where organization_id = ${ref.organizationId} and step_key = ${ref.stepKey} and status = 'sending'`),
   );
 }
+
+/** Delivery states in the order a message goes through them; `failed` ends any of them. */
+const DELIVERY_RANK: Record<string, number> = { sent: 1, delivered: 2, read: 3, failed: 4 };
+
+/**
+ * A provider's status callback for a message a step sent (found by the provider's message id):
+ * keeps the furthest state, since callbacks arrive out of order (`read` before `delivered`).
+ * Unknown ids and states are ignored. The 24-hour window is never touched by a status.
+ */
+export async function recordDeliveryStatus(
+  db: Database,
+  ref: { organizationId: string; providerMessageId: string; status: string; error?: string | null },
+): Promise<boolean> {
+  const rank = DELIVERY_RANK[ref.status];
+  if (rank === undefined) return false;
+  const updated = await withTenant(db, ref.organizationId, (tx) =>
+    tx.execute(sql`
+      update message_outbox set delivery_status = ${ref.status}, delivery_error = ${ref.error ?? null}, updated_at = now()
+      where organization_id = ${ref.organizationId} and result->>'message_id' = ${ref.providerMessageId}
+        and coalesce(case delivery_status when 'sent' then 1 when 'delivered' then 2 when 'read' then 3
+                                          when 'failed' then 4 end, 0) < ${rank}
+      returning id`),
+  );
+  return updated.length > 0;
+}
