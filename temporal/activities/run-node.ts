@@ -9,6 +9,8 @@ import {
   chatWindow,
   claimOutboxMessage,
   completeOutboxMessage,
+  credentialNamesIn,
+  credentialScopes,
   findChatTemplate,
   openCredential,
   openModuleConfig,
@@ -215,10 +217,27 @@ export function createNodeActivities(deps: ActivityDeps) {
     }> {
       const ref = { organizationId: args.organizationId, executionId: args.executionId };
       const scope = (await resolveStoredOutputs(deps.db, ref, args.scope)) as ExpressionScope;
-      const config = renderValue(args.config, scope, {
-        now: new Date(args.now),
-        timezone: args.timezone,
-      }) as Record<string, unknown>;
+      const options = { now: new Date(args.now), timezone: args.timezone };
+      // `{{credentials.…}}` render here only: the request gets the secrets, the trace their names.
+      const credentials = await credentialScopes(
+        deps.db,
+        deps.secrets,
+        args.organizationId,
+        credentialNamesIn(args.config),
+      ).catch((error: unknown) => {
+        if (error instanceof CredentialUnusableError)
+          throw ApplicationFailure.nonRetryable(error.message, error.code);
+        throw error;
+      });
+      const config = renderValue(args.config, { ...scope, credentials: credentials.open }, options) as Record<
+        string,
+        unknown
+      >;
+      const traced = (
+        Object.keys(credentials.shown).length > 0
+          ? renderValue(args.config, { ...scope, credentials: credentials.shown }, options)
+          : config
+      ) as Record<string, unknown>;
       const small = (value: unknown) => storeIfLarge(deps.db, ref, value, inlineLimit(args.inlineLimitBytes));
       const evaluate = getNodeEvaluator(args.nodeType);
       if (evaluate) {
@@ -232,7 +251,7 @@ export function createNodeActivities(deps: ActivityDeps) {
             'node_failed',
           );
         }
-        return { ...evaluated, output: await small(evaluated.output), resolvedConfig: await small(config) };
+        return { ...evaluated, output: await small(evaluated.output), resolvedConfig: await small(traced) };
       }
       const traits = ACTIVITY_NODE_TRAITS[args.nodeType];
       if (traits && traits.reads !== 'upstream') {
@@ -245,7 +264,7 @@ export function createNodeActivities(deps: ActivityDeps) {
           input: traits.reads === 'trigger' ? { trigger: scope.trigger } : undefined,
           inlineLimitBytes: args.inlineLimitBytes,
         });
-        return { output, resolvedConfig: await small(config) };
+        return { output, resolvedConfig: await small(traced) };
       }
       if (Buffer.byteLength(JSON.stringify(config)) > RENDERED_CONFIG_LIMIT_BYTES) {
         throw ApplicationFailure.nonRetryable(

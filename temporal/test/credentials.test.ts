@@ -110,4 +110,92 @@ describe('an HTTP node with a credential', () => {
     expect(step.error.code, step.error.message).toBe('credential_invalid');
     expect(seenAuthorization.length).toBe(calls);
   });
+
+  it('{{credentials.<name>.<field>}} resolves only inside the activity; the trace shows [credential:<name>]', async () => {
+    const credential = await post('/api/v1/credentials', {
+      name: 'target',
+      type: 'http_bearer',
+      fields: { token: TOKEN },
+    });
+    expect(credential.status).toBe(201);
+    const workflow = await post('/api/v1/workflows', {
+      name: 'expression credential',
+      trigger_type: 'manual',
+      status: 'active',
+      nodes: [
+        {
+          id: 'call',
+          type: 'action.http_request',
+          config: {
+            url: `${baseUrl}/private`,
+            headers: { Authorization: 'Bearer {{credentials.target.token}}' },
+          },
+        },
+      ],
+    });
+    expect(workflow.status, JSON.stringify(workflow.json)).toBe(201);
+    const calls = seenAuthorization.length;
+    const started = await post(`/api/v1/workflows/${workflow.json.id}/execute`, { input: {} });
+    const execution = await h.waitForExecution(org.key, started.json.execution_id);
+    const step = execution.steps.find((s: any) => s.node_id === 'call');
+    expect(step.status, JSON.stringify(step.error)).toBe('completed');
+    expect(seenAuthorization.slice(calls)).toEqual([`Bearer ${TOKEN}`]);
+    expect(step.resolved_config.headers).toEqual({ Authorization: 'Bearer [credential:target]' });
+    const secretPart = TOKEN.slice(8, 24);
+    const rows = await h.db
+      .admin`select * from execution_steps where execution_id = ${started.json.execution_id}`;
+    expect(JSON.stringify(rows)).not.toContain(secretPart);
+    const history = await h.client.workflow.getHandle(`exec-${started.json.execution_id}`).fetchHistory();
+    expect(JSON.stringify(history)).not.toContain(secretPart);
+
+    // Elsewhere than an HTTP node, or without a field: refused at save.
+    const inTransform = await post('/api/v1/workflows', {
+      name: 'leaky',
+      trigger_type: 'manual',
+      nodes: [
+        {
+          id: 't',
+          type: 'action.transform',
+          config: { assignments: [{ key: 'x', value: '{{credentials.target.token}}' }] },
+        },
+      ],
+    });
+    expect(inTransform.status).toBe(422);
+    const noField = await post('/api/v1/workflows', {
+      name: 'no field',
+      trigger_type: 'manual',
+      nodes: [
+        {
+          id: 'c',
+          type: 'action.http_request',
+          config: { url: `${baseUrl}/x`, headers: { 'X-A': '{{credentials.target}}' } },
+        },
+      ],
+    });
+    expect(noField.status).toBe(422);
+  });
+
+  it('an unknown credential name fails the step with credential_invalid, without a call', async () => {
+    const workflow = await post('/api/v1/workflows', {
+      name: 'unknown name',
+      trigger_type: 'manual',
+      status: 'active',
+      nodes: [
+        {
+          id: 'call',
+          type: 'action.http_request',
+          config: {
+            url: `${baseUrl}/private`,
+            headers: { Authorization: 'Bearer {{credentials.nobody.token}}' },
+          },
+        },
+      ],
+    });
+    const calls = seenAuthorization.length;
+    const started = await post(`/api/v1/workflows/${workflow.json.id}/execute`, { input: {} });
+    const execution = await h.waitForExecution(org.key, started.json.execution_id);
+    const step = execution.steps.find((s: any) => s.node_id === 'call');
+    expect(step.error.code).toBe('credential_invalid');
+    expect(seenAuthorization.length).toBe(calls);
+  });
 });

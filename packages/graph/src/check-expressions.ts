@@ -1,13 +1,19 @@
 import { visitStrings } from './interpolation/find';
 import { compileTemplate, isParsedExpression, type ParsedExpression } from './interpolation/parse';
 import { checkPipeCall } from './interpolation/pipes';
-import { EXECUTION_FIELDS, EXPRESSION_ROOTS, LOOP_FIELDS } from './interpolation/scope';
+import {
+  CREDENTIAL_EXPRESSION_NODE_TYPES,
+  EXECUTION_FIELDS,
+  EXPRESSION_ROOTS,
+  LOOP_FIELDS,
+} from './interpolation/scope';
 import type { Graph, GraphIssue } from './schema';
 import { upstreamOf } from './validate';
 
 /** What an expression may refer to from one node: the graph's node ids and that node's ancestors. */
 interface ReferenceContext {
   nodeId: string;
+  nodeType: string;
   nodeIds: ReadonlySet<string>;
   upstream: () => ReadonlySet<string>;
 }
@@ -40,6 +46,15 @@ function problemsOfReference(expression: ParsedExpression, context: ReferenceCon
       return first === undefined || isOneOf(LOOP_FIELDS, first)
         ? []
         : [`${source}: loop has no field "${first}" (use ${LOOP_FIELDS.join(', ')})`];
+    case 'credentials':
+      if (!CREDENTIAL_EXPRESSION_NODE_TYPES.includes(context.nodeType)) {
+        return [
+          `${source}: credentials can be used only in ${CREDENTIAL_EXPRESSION_NODE_TYPES.join(', ')} nodes`,
+        ];
+      }
+      return path.length === 2
+        ? []
+        : [`${source}: name a credential and one of its fields, like {{credentials.stripe.token}}`];
     case 'execution':
       return first === undefined || isOneOf(EXECUTION_FIELDS, first)
         ? []
@@ -68,6 +83,7 @@ export function checkGraphExpressions(graph: Graph): GraphIssue[] {
     let upstream: Set<string> | undefined;
     const context: ReferenceContext = {
       nodeId: node.id,
+      nodeType: node.type,
       nodeIds,
       upstream: () => {
         upstream ??= upstreamOf(graph, node.id);

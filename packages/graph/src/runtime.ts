@@ -6,7 +6,7 @@
  * time, so the interpreter needs plain types, not validators. A test keeps zod out of the bundle.
  */
 export { renderValue } from './interpolation/render';
-export type { ExpressionScope, RenderOptions } from './interpolation/scope';
+export { type ExpressionScope, type RenderOptions, referencesCredentials } from './interpolation/scope';
 export {
   type GraphPlan,
   LOOP_EACH_HANDLE,

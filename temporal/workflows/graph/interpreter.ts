@@ -5,6 +5,7 @@ import {
   liveEdges,
   loopEntries,
   readyNodes,
+  referencesCredentials,
   renderValue,
 } from '@weft/graph/runtime';
 import { getNodeEvaluator, redactResolvedConfig, runsInActivity } from '@weft/nodes/runtime';
@@ -193,8 +194,9 @@ async function runNode(
   const { code: source, ...templated } = node.config;
   let config = templated;
   try {
-    if (run.readsStoredOutput(node, templated, loop)) {
-      // Large outputs live in PostgreSQL: an activity resolves, renders and (if it can) runs the node.
+    if (run.readsStoredOutput(node, templated, loop) || referencesCredentials(templated)) {
+      // Large outputs live in PostgreSQL, secrets in credentials: an activity resolves, renders and
+      // (if it can) runs the node, so neither enters the workflow.
       const remote = await sideEffects.runNodeOnStoredOutputs({
         organizationId: execution.organizationId,
         executionId: execution.executionId,

@@ -14,10 +14,12 @@ export { checkPipeCall, PIPE_NAMES, UnknownPipeError } from './pipes';
 export { renderTemplate, renderValue } from './render';
 export { resolvePath } from './resolve';
 export {
+  CREDENTIAL_EXPRESSION_NODE_TYPES,
   EXECUTION_FIELDS,
   EXPRESSION_ROOTS,
   type ExpressionRoot,
   type ExpressionScope,
   LOOP_FIELDS,
   type RenderOptions,
+  referencesCredentials,
 } from './scope';

@@ -9,7 +9,7 @@ import { normalizeResolved } from './values';
 const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'prototype', 'constructor']);
 
 function rootValue(scope: ExpressionScope, root: string): unknown {
-  // A switch, not scope[root]: only these four names are roots, whatever else the scope object holds.
+  // A switch, not scope[root]: only these names are roots, whatever else the scope object holds.
   switch (root) {
     case 'trigger':
       return scope.trigger;
@@ -19,6 +19,8 @@ function rootValue(scope: ExpressionScope, root: string): unknown {
       return scope.loop;
     case 'execution':
       return scope.execution;
+    case 'credentials':
+      return scope.credentials ?? null;
     default:
       return null;
   }

@@ -7,6 +7,11 @@ export interface ExpressionScope {
   /** Present only inside the `each` branch of an `action.loop`. */
   loop?: { item: unknown; index: number; count: number };
   execution: { id: string; workflow_id: string; started_at: string };
+  /**
+   * `{{credentials.<name>.<field>}}`: the organization's credentials by name. Only the activity that
+   * sends the request fills this in; in workflow code it is absent, so no secret enters Temporal.
+   */
+  credentials?: Record<string, Record<string, string>>;
 }
 
 /**
@@ -19,7 +24,7 @@ export interface RenderOptions {
 }
 
 /** The roots an expression may start with; there is deliberately no `env` or `process`. */
-export const EXPRESSION_ROOTS = ['trigger', 'nodes', 'loop', 'execution'] as const;
+export const EXPRESSION_ROOTS = ['trigger', 'nodes', 'loop', 'execution', 'credentials'] as const;
 export type ExpressionRoot = (typeof EXPRESSION_ROOTS)[number];
 
 /** The fields of `{{loop.…}}`; anything else is a save-time error. */
@@ -27,3 +32,11 @@ export const LOOP_FIELDS = ['item', 'index', 'count'] as const;
 
 /** The fields of `{{execution.…}}`; anything else is a save-time error. */
 export const EXECUTION_FIELDS = ['id', 'workflow_id', 'started_at'] as const;
+
+/** Node types whose config may name credentials in expressions (resolved inside their activity). */
+export const CREDENTIAL_EXPRESSION_NODE_TYPES: readonly string[] = ['action.http_request'];
+
+/** Whether a config holds a `{{credentials.…}}` expression (then it is rendered in the activity). */
+export function referencesCredentials(config: unknown): boolean {
+  return /\{\{\s*credentials\./.test(JSON.stringify(config) ?? '');
+}

@@ -1,4 +1,6 @@
-import { type Database, withTenant } from '@weft/db';
+import { type Database, schema, withTenant } from '@weft/db';
+import { findExpressions, isParsedExpression } from '@weft/graph';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { SecretBox } from '../encryption';
 import { AppError } from '../errors';
 import type { CredentialType } from './credential-types';
@@ -45,4 +47,53 @@ export async function openCredential(
     ...openCredentialSecrets(row.secretCiphertext, secrets),
   };
   return { name: row.name, type: row.type as CredentialType, fields };
+}
+
+/** The credential names a config's `{{credentials.<name>.<field>}}` expressions use. */
+export function credentialNamesIn(config: unknown): string[] {
+  const names = new Set<string>();
+  for (const expression of findExpressions(config)) {
+    if (
+      isParsedExpression(expression) &&
+      expression.root === 'credentials' &&
+      expression.path[0] !== undefined
+    ) {
+      names.add(String(expression.path[0]));
+    }
+  }
+  return [...names];
+}
+
+/**
+ * The scope values of `{{credentials.…}}` for one render: `open` has every named credential's fields
+ * in clear (for the request), `shown` the same shape with `[credential:<name>]` for every field (for
+ * the step's expression trace). A name the organization does not have is a CredentialUnusableError.
+ */
+export async function credentialScopes(
+  db: Database,
+  secrets: SecretBox,
+  organizationId: string,
+  names: string[],
+): Promise<{ open: Record<string, Record<string, string>>; shown: Record<string, Record<string, string>> }> {
+  const open: Record<string, Record<string, string>> = {};
+  const shown: Record<string, Record<string, string>> = {};
+  if (names.length === 0) return { open, shown };
+  const c = schema.credentials;
+  const rows = await withTenant(db, organizationId, (tx) =>
+    tx
+      .select()
+      .from(c)
+      .where(and(eq(c.organizationId, organizationId), inArray(c.name, names))),
+  );
+  for (const name of names) {
+    const row = rows.find((r) => r.name === name);
+    if (!row) throw new CredentialUnusableError(`No credential named "${name}" exists in this organization`);
+    const fields = {
+      ...(row.publicFields as Record<string, string>),
+      ...openCredentialSecrets(row.secretCiphertext, secrets),
+    };
+    open[name] = fields;
+    shown[name] = Object.fromEntries(Object.keys(fields).map((field) => [field, `[credential:${name}]`]));
+  }
+  return { open, shown };
 }
