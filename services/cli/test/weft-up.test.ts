@@ -2,7 +2,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { createConnection } from 'node:net';
+import { type AddressInfo, createConnection } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -10,6 +10,7 @@ import { Client, Connection, ScheduleNotFoundError } from '@temporalio/client';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { triggerScheduleId } from '@weft/temporal/schedules';
 import { freePort } from '@weft/testing';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -44,6 +45,16 @@ interface Received {
   body: string;
 }
 const received: Received[] = [];
+
+/** Stand-ins of the module providers: the cloud chat API, an OpenAI-compatible API and SMTP. */
+const CHAT_NUMBER_ID = '106540352242922';
+const CHAT_APP_SECRET = 'up-app-secret';
+const API_TOKEN = 'sk_live_up_token_0123456789';
+const chatSent: Json[] = [];
+const aiPrompts: Json[] = [];
+const mails: string[] = [];
+let smtp: SMTPServer;
+let smtpPort: number;
 
 function portAnswers(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -194,12 +205,54 @@ beforeAll(async () => {
         return;
       }
       if (req.method === 'POST' && req.url === '/receiver') received.push({ headers: req.headers, body });
+      if (req.method === 'POST' && req.url === `/v21.0/${CHAT_NUMBER_ID}/messages`) {
+        chatSent.push(JSON.parse(body));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({ messaging_product: 'whatsapp', messages: [{ id: `wamid.UP${chatSent.length}` }] }),
+        );
+        return;
+      }
+      if (req.method === 'POST' && req.url === '/ai/v1/chat/completions') {
+        aiPrompts.push(JSON.parse(body));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            model: 'local',
+            choices: [{ message: { content: '{"urgent": true}' }, finish_reason: 'stop' }],
+          }),
+        );
+        return;
+      }
+      if (req.method === 'GET' && req.url === '/private') {
+        const authorized = req.headers.authorization === `Bearer ${API_TOKEN}`;
+        res.writeHead(authorized ? 200 : 401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ authorized }));
+        return;
+      }
       res.writeHead(req.url === '/receiver' ? 200 : 404).end();
     });
   });
   await new Promise<void>((r) => outside.listen(0, '127.0.0.1', r));
   const address = outside.address();
   outsideUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    onData(stream, _session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => {
+        raw += chunk.toString('utf8');
+      });
+      stream.on('end', () => {
+        mails.push(raw);
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
+  smtpPort = (smtp.server.address() as AddressInfo).port;
 
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'weft-up-'));
   await chmod(dataDir, 0o755); // PostgreSQL may run as another system user
@@ -220,6 +273,7 @@ beforeAll(async () => {
     TEMPORAL_ADDRESS: '',
     // The local stand-ins above live on loopback, which the SSRF guard refuses by default.
     SSRF_ALLOWLIST: '127.0.0.1/32',
+    CHAT_CLOUD_BASE_URL: outsideUrl,
   };
 
   const first = await startUp();
@@ -238,6 +292,7 @@ afterAll(async () => {
   // A failed assertion must not leave the stack running behind the test.
   if (running) await stop(running);
   outside?.close();
+  await new Promise<void>((r) => (smtp ? smtp.close(r) : r()));
   await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -517,6 +572,140 @@ describe('weft up', () => {
     expect(await scheduleExists(lost)).toBe(true);
     expect(await scheduleExists(orphan)).toBe(false);
   }, 60_000);
+
+  it('modules: an inbound chat message gets a reply in its window, an AI answer picks a branch that e-mails, a credential authenticates', async () => {
+    const configure = async (name: string, body: Json) => {
+      const { status, json } = await api('PUT', `/modules/${name}`, body);
+      expect(status, JSON.stringify(json)).toBe(200);
+    };
+    await configure('chat', {
+      provider: 'cloud',
+      business_account_id: '102290129340398',
+      phone_number_id: CHAT_NUMBER_ID,
+      access_token: 'up-access-token',
+      app_secret: CHAT_APP_SECRET,
+      verify_token: 'up-verify',
+    });
+    await configure('ai', {
+      provider: 'openai',
+      base_url: `${outsideUrl}/ai/v1`,
+      api_key: 'sk-up',
+      default_model: 'local',
+    });
+    await configure('email', {
+      host: '127.0.0.1',
+      port: smtpPort,
+      security: 'none',
+      allow_insecure: true,
+      from_email: 'weft@example.com',
+    });
+    const credential = await api('POST', '/credentials', {
+      name: 'outside',
+      type: 'http_bearer',
+      fields: { token: API_TOKEN },
+    });
+    expect(credential.status).toBe(201);
+
+    await createWorkflow({
+      name: 'triage chat',
+      trigger_type: 'chat',
+      nodes: [
+        {
+          id: 'ask',
+          type: 'action.ai.prompt',
+          config: { prompt: 'Is this urgent? {{trigger.text}}', json: true },
+        },
+        {
+          id: 'urgent',
+          type: 'action.condition',
+          config: { conditions: [{ left: '{{nodes.ask.json.urgent}}', operator: 'equals', right: 'true' }] },
+        },
+        {
+          id: 'reply',
+          type: 'action.chat.send',
+          config: { to: '{{trigger.sender}}', message: 'On it, {{trigger.profile_name}}!' },
+        },
+        {
+          id: 'page',
+          type: 'action.email.send',
+          config: {
+            to: 'oncall@example.com',
+            subject: 'Urgent chat from {{trigger.from}}',
+            body: '{{trigger.text}}',
+          },
+        },
+        {
+          id: 'check',
+          type: 'action.http_request',
+          config: { url: `${outsideUrl}/private`, credential_id: credential.json.id },
+        },
+      ],
+      edges: [
+        { source: 'ask', target: 'urgent' },
+        { source: 'urgent', target: 'reply', source_handle: 'true' },
+        { source: 'urgent', target: 'page', source_handle: 'true' },
+        { source: 'page', target: 'check' },
+      ],
+    });
+    const body = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                metadata: { phone_number_id: CHAT_NUMBER_ID },
+                contacts: [{ profile: { name: 'Ada' }, wa_id: '16505551234' }],
+                messages: [
+                  {
+                    from: '16505551234',
+                    id: 'wamid.UPIN',
+                    type: 'text',
+                    text: { body: 'The site is down!' },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    const inbound = await fetch(`${base}/api/webhooks/chat`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': `sha256=${hexHmac(CHAT_APP_SECRET, body)}`,
+      },
+      body,
+    });
+    expect(inbound.status).toBe(200);
+    const workflows = (await api('GET', '/workflows?per_page=100')).json.data as Json[];
+    const triage = workflows.find((w) => w.name === 'triage chat');
+    const [run] = await eventually(
+      'the chat workflow runs',
+      () => executionsOf(triage.id),
+      (list) => list.length === 1,
+    );
+    const execution = await settled(run.id);
+    expect(execution.status, JSON.stringify(execution.steps)).toBe('success');
+    const step = (id: string) => execution.steps.find((s: Json) => s.node_id === id);
+    expect(step('ask').output.json).toEqual({ urgent: true });
+    expect(aiPrompts.at(-1)?.messages).toEqual([
+      { role: 'user', content: 'Is this urgent? The site is down!' },
+    ]);
+    expect(chatSent).toEqual([
+      expect.objectContaining({ to: '16505551234', text: { body: 'On it, Ada!', preview_url: false } }),
+    ]);
+    expect(mails).toHaveLength(1);
+    // The subject carries the masked number (non-ASCII bullets, so MIME-encoded); the body the text.
+    expect(mails[0]).toMatch(/^Subject: =\?UTF-8\?/m);
+    expect(mails[0]).toContain('The site is down!');
+    expect(mails[0]).not.toContain('16505551234');
+    expect(step('check').output.body).toEqual({ authorized: true });
+    expect(JSON.stringify(execution)).not.toContain(API_TOKEN);
+    expect(JSON.stringify(execution)).not.toContain('16505551234');
+  });
 
   it('stops cleanly on Ctrl-C and reuses its data on the next start', async () => {
     const names = async () =>
