@@ -207,6 +207,12 @@ describe('chat module', () => {
           type: 'action.chat.send',
           config: { to: '{{trigger.sender}}', message: 'Thanks, {{trigger.profile_name}}!' },
         },
+        // A node that copies the number: its stored output shows the masked form instead.
+        {
+          id: 'copy',
+          type: 'action.transform',
+          config: { assignments: [{ key: 'who', value: 'from {{trigger.sender}}' }] },
+        },
       ],
     });
     const before = sent.length;
@@ -224,6 +230,7 @@ describe('chat module', () => {
       await h.db.admin`select output, resolved_config from execution_steps`,
     ]);
     expect(dump).not.toContain(SENDER);
+    expect(dump).toContain('from +1••••••1234');
   });
 
   it('replies as text inside the window and as the fallback template after it closed; no number stored', async () => {

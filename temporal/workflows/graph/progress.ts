@@ -11,11 +11,25 @@ const REPORT_MAX_BYTES = 512 * 1024;
 export class StepReporter {
   private readonly unreported = new Map<string, StepRecord>();
 
-  constructor(private readonly ids: { executionId: string; organizationId: string }) {}
+  /**
+   * @param redact values that must not be stored (a chat sender's number, which reaches the run
+   *   only through Temporal) and what steps show instead, wherever a node copied them.
+   */
+  constructor(
+    private readonly ids: { executionId: string; organizationId: string },
+    private readonly redact?: { value: string; shown: string },
+  ) {}
 
   /** Keeps the latest record of a step (node and iteration) until the next report. */
   record(step: StepRecord): void {
-    this.unreported.set(`${step.nodeId}#${step.iteration}`, step);
+    this.unreported.set(`${step.nodeId}#${step.iteration}`, this.redacted(step));
+  }
+
+  private redacted(step: StepRecord): StepRecord {
+    if (!this.redact) return step;
+    const json = JSON.stringify(step);
+    if (!json.includes(this.redact.value)) return step;
+    return JSON.parse(json.split(this.redact.value).join(this.redact.shown)) as StepRecord;
   }
 
   async report(

@@ -16,6 +16,14 @@ const HISTORY_INLINE_BUDGET_BYTES = 10 * 1024 * 1024;
 /** The loop item and its place, as expressions see it (`{{loop.item}}`). */
 export type LoopScope = ExpressionScope['loop'];
 
+/** A chat run's `trigger.sender` (the number, for this run only) is stored as `trigger.from` (masked). */
+function chatSenderRedaction(execution: LoadedExecution) {
+  const payload = execution.payload as { sender?: unknown; from?: unknown } | null;
+  if (execution.trigger !== 'chat' || typeof payload?.sender !== 'string' || payload.sender.length < 7)
+    return undefined;
+  return { value: payload.sender, shown: typeof payload.from === 'string' ? payload.from : '[phone number]' };
+}
+
 /** A node failed: what the step records, and the config it ran with. */
 export class StepFailure extends Error {
   constructor(
@@ -48,10 +56,10 @@ export class GraphRun {
     this.plan = planGraph(execution.graph.nodes as GraphNode[], execution.graph.edges as GraphEdge[]);
     this.timezone = String((execution.graph.trigger_config as { timezone?: unknown }).timezone ?? 'UTC');
     this.attempt = execution.attempt;
-    this.progress = new StepReporter({
-      executionId: execution.executionId,
-      organizationId: execution.organizationId,
-    });
+    this.progress = new StepReporter(
+      { executionId: execution.executionId, organizationId: execution.organizationId },
+      chatSenderRedaction(execution),
+    );
   }
 
   /** Writes the unreported steps with the current status. */
