@@ -15,4 +15,5 @@ export interface ActivityDeps {
   /** CHAT_CLOUD_BASE_URL / CHAT_GATEWAY_BASE_URL: the chat providers (local fakes in tests). */
   chatCloudBaseUrl?: string;
   chatGatewayBaseUrl?: string;
+  chatGatewayContentBaseUrl?: string;
 }

@@ -105,6 +105,7 @@ export function createNodeActivities(deps: ActivityDeps) {
     http: deps.http,
     cloudBaseUrl: deps.chatCloudBaseUrl ?? 'https://graph.facebook.com',
     gatewayBaseUrl: deps.chatGatewayBaseUrl ?? 'https://api.twilio.com',
+    gatewayContentBaseUrl: deps.chatGatewayContentBaseUrl ?? 'https://content.twilio.com',
   });
 
   /** Runs the type's runner with its dependencies; the output is kept small (large ones go to PostgreSQL). */

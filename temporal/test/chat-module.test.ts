@@ -18,6 +18,7 @@ let org: { organizationId: string; key: string };
 let provider: Server;
 const sent: any[] = [];
 let templateLists = 0;
+const gatewaySent: Record<string, string>[] = [];
 
 beforeAll(async () => {
   provider = createServer((req, res) => {
@@ -26,12 +27,35 @@ beforeAll(async () => {
       raw += chunk;
     });
     req.on('end', () => {
-      const body = JSON.parse(raw || '{}');
+      const body = req.headers['content-type']?.includes('json') ? JSON.parse(raw || '{}') : {};
       const json = (status: number, answer: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(answer));
       };
       const url = new URL(req.url ?? '/', 'http://fake');
+      if (url.pathname === '/v1/ContentAndApprovals') {
+        return json(200, {
+          contents: [
+            {
+              sid: `HX${'a'.repeat(32)}`,
+              language: 'en',
+              variables: { '1': 'name' },
+              approval_requests: { name: 'greeting', category: 'UTILITY', status: 'approved' },
+            },
+            {
+              sid: `HX${'b'.repeat(32)}`,
+              language: 'en',
+              variables: {},
+              approval_requests: { whatsapp: { status: 'pending' } },
+            },
+          ],
+          meta: { next_page_url: null },
+        });
+      }
+      if (url.pathname.startsWith('/2010-04-01/Accounts/') && req.method === 'POST') {
+        gatewaySent.push(Object.fromEntries(new URLSearchParams(raw)));
+        return json(201, { sid: `SM${String(gatewaySent.length).padStart(32, '0')}`, status: 'queued' });
+      }
       if (url.pathname === '/v21.0/102290129340398/message_templates') {
         templateLists++;
         if (url.searchParams.get('after') === 'page2') {
@@ -71,7 +95,12 @@ beforeAll(async () => {
   await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));
   const address = provider.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  h = await createEngineHarness({ ssrfAllowlist: ['127.0.0.0/8'], chatCloudBaseUrl: base });
+  h = await createEngineHarness({
+    ssrfAllowlist: ['127.0.0.0/8'],
+    chatCloudBaseUrl: base,
+    chatGatewayBaseUrl: base,
+    chatGatewayContentBaseUrl: base,
+  });
   org = await h.createOrg();
   const configured = await h.request('PUT', '/api/v1/modules/chat', {
     key: org.key,
@@ -467,5 +496,49 @@ describe('chat module', () => {
     const windows = await h.db
       .admin`select window_expires_at from chat_conversations where organization_id = ${gatewayOrg.organizationId}`;
     expect(windows).toHaveLength(1);
+
+    // Templates of the gateway: synced from its Content API, sent by content SID with ContentVariables.
+    const synced = await h.request('POST', '/api/v1/chat/templates/sync', { key: gatewayOrg.key });
+    const templates = ((await synced.json()) as any).data;
+    expect(templates.map((t: any) => [t.status, t.body_variables])).toEqual([
+      ['APPROVED', 1],
+      ['PENDING', 0],
+    ]);
+    const tplWorkflow = await h.request('POST', '/api/v1/workflows', {
+      key: gatewayOrg.key,
+      body: {
+        name: 'gateway template',
+        trigger_type: 'manual',
+        status: 'active',
+        nodes: [
+          {
+            id: 'tpl',
+            type: 'action.chat.send_template',
+            config: {
+              to: '+14155550100',
+              template_name: `HX${'a'.repeat(32)}`,
+              language: 'en',
+              variables: ['Ada'],
+            },
+          },
+        ],
+      },
+    });
+    const tplId = ((await tplWorkflow.json()) as any).id;
+    const started = await h.request('POST', `/api/v1/workflows/${tplId}/execute`, {
+      key: gatewayOrg.key,
+      body: {},
+    });
+    const tplRun = await h.waitForExecution(gatewayOrg.key, ((await started.json()) as any).execution_id);
+    expect(tplRun.steps[0].output).toMatchObject({
+      sent_as: 'template',
+      message_id: expect.stringMatching(/^SM/),
+    });
+    expect(gatewaySent.at(-1)).toEqual({
+      From: 'whatsapp:+14155238886',
+      To: 'whatsapp:+14155550100',
+      ContentSid: `HX${'a'.repeat(32)}`,
+      ContentVariables: '{"1":"Ada"}',
+    });
   });
 });

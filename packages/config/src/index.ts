@@ -46,6 +46,8 @@ export const DEFAULT_HOOK_RATE_LIMIT = 120;
 const chatProviders = {
   CHAT_CLOUD_BASE_URL: z.url().default('https://graph.facebook.com'),
   CHAT_GATEWAY_BASE_URL: z.url().default('https://api.twilio.com'),
+  /** The gateway's Content API (its templates and their approval). */
+  CHAT_GATEWAY_CONTENT_BASE_URL: z.url().default('https://content.twilio.com'),
 };
 
 export const ApiEnv = z.object({

@@ -134,6 +134,7 @@ export async function createEngineHarness(
     /** Where the chat providers are (local fakes): CHAT_CLOUD_BASE_URL, CHAT_GATEWAY_BASE_URL. */
     chatCloudBaseUrl?: string;
     chatGatewayBaseUrl?: string;
+    chatGatewayContentBaseUrl?: string;
   } = {},
 ): Promise<EngineHarness> {
   const timeSkipping = options.timeSkipping ?? false;
@@ -168,6 +169,9 @@ export async function createEngineHarness(
       TEMPORAL_UI_URL: 'http://localhost:8233',
       ...(options.chatCloudBaseUrl ? { CHAT_CLOUD_BASE_URL: options.chatCloudBaseUrl } : {}),
       ...(options.chatGatewayBaseUrl ? { CHAT_GATEWAY_BASE_URL: options.chatGatewayBaseUrl } : {}),
+      ...(options.chatGatewayContentBaseUrl
+        ? { CHAT_GATEWAY_CONTENT_BASE_URL: options.chatGatewayContentBaseUrl }
+        : {}),
     },
     temporalReady: async () => true,
     engine,
@@ -191,6 +195,7 @@ export async function createEngineHarness(
       deliveryRetry: options.deliveryRetry,
       chatCloudBaseUrl: options.chatCloudBaseUrl,
       chatGatewayBaseUrl: options.chatGatewayBaseUrl,
+      chatGatewayContentBaseUrl: options.chatGatewayContentBaseUrl,
     });
     const done = worker.run();
     running = {

@@ -68,6 +68,7 @@ export interface AppDeps {
         | 'TEMPORAL_CODEC_TOKEN'
         | 'CHAT_CLOUD_BASE_URL'
         | 'CHAT_GATEWAY_BASE_URL'
+        | 'CHAT_GATEWAY_CONTENT_BASE_URL'
       >
     >;
   /** Readiness probe of the Temporal frontend. */
@@ -172,6 +173,7 @@ export function createApp(deps: AppDeps): Hono {
       ssrfAllowlist: deps.ssrfAllowlist ?? [],
       cloudBaseUrl: deps.env.CHAT_CLOUD_BASE_URL ?? 'https://graph.facebook.com',
       gatewayBaseUrl: deps.env.CHAT_GATEWAY_BASE_URL ?? 'https://api.twilio.com',
+      gatewayContentBaseUrl: deps.env.CHAT_GATEWAY_CONTENT_BASE_URL ?? 'https://content.twilio.com',
     };
   };
   registerModuleRoutes(v1, {

@@ -18,6 +18,7 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
     ssrfAllowlist: parseAllowlist(env.SSRF_ALLOWLIST),
     chatCloudBaseUrl: env.CHAT_CLOUD_BASE_URL,
     chatGatewayBaseUrl: env.CHAT_GATEWAY_BASE_URL,
+    chatGatewayContentBaseUrl: env.CHAT_GATEWAY_CONTENT_BASE_URL,
     appKey: env.APP_KEY,
     maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,
     isolateTimeoutMs: env.WORKER_ISOLATE_TIMEOUT_MS,

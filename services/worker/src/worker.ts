@@ -18,6 +18,7 @@ export interface WorkerOptions {
   /** CHAT_CLOUD_BASE_URL / CHAT_GATEWAY_BASE_URL (defaults: the real providers). */
   chatCloudBaseUrl?: string;
   chatGatewayBaseUrl?: string;
+  chatGatewayContentBaseUrl?: string;
   /** APP_KEY: payloads (trigger data, step outputs) are encrypted in Temporal's history with it. */
   appKey: Uint8Array;
   /** Node outputs with larger JSON go to PostgreSQL and travel by reference (OUTPUT_INLINE_LIMIT_BYTES). */
@@ -67,6 +68,7 @@ export async function createWorker(options: WorkerOptions) {
       ssrfAllowlist: options.ssrfAllowlist,
       chatCloudBaseUrl: options.chatCloudBaseUrl,
       chatGatewayBaseUrl: options.chatGatewayBaseUrl,
+      chatGatewayContentBaseUrl: options.chatGatewayContentBaseUrl,
     }),
     dataConverter,
     // Honoured though missing from the public WorkerOptions type (the SDK spreads options over its

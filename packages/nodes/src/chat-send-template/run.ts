@@ -9,23 +9,21 @@ export const chatSendTemplateRunner: NodeRunner = {
     const to = recipientOf(String(config.to));
     const module = await chatModuleOf(ctx, 'action.chat.send_template');
     const variables = (config.variables ?? []).map(String);
-    // The cloud account's templates are synced and checked here; the gateway sends by content SID.
-    if (module.provider === 'cloud') {
-      const template = await ctx.chatTemplate(config.template_name, config.language);
-      if (template?.status !== 'APPROVED') {
-        throw new NodeRunError(
-          'template_not_approved',
-          `Template ${config.template_name} (${config.language}) is ${template ? template.status.toLowerCase() : 'unknown to the provider'}; only approved templates can be sent`,
-          false,
-        );
-      }
-      if (template.bodyVariables !== variables.length) {
-        throw new NodeRunError(
-          'template_variables',
-          `Template ${config.template_name} takes ${template.bodyVariables} variable(s), the node gives ${variables.length}`,
-          false,
-        );
-      }
+    // Both providers' templates are synced (the gateway's by content SID) and checked before sending.
+    const template = await ctx.chatTemplate(config.template_name, config.language);
+    if (template?.status !== 'APPROVED') {
+      throw new NodeRunError(
+        'template_not_approved',
+        `Template ${config.template_name} (${config.language}) is ${template ? template.status.toLowerCase() : 'unknown to the provider'}; only approved templates can be sent`,
+        false,
+      );
+    }
+    if (template.bodyVariables !== variables.length) {
+      throw new NodeRunError(
+        'template_variables',
+        `Template ${config.template_name} takes ${template.bodyVariables} variable(s), the node gives ${variables.length}`,
+        false,
+      );
     }
     return sendOnce(ctx, async () => {
       const sent = await ctx.sendChat(module, {

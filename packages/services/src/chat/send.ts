@@ -13,6 +13,8 @@ export interface ChatProviderDeps {
   http: OutboundHttpClient;
   cloudBaseUrl: string;
   gatewayBaseUrl: string;
+  /** The gateway's Content API, where its templates and their WhatsApp approval are listed. */
+  gatewayContentBaseUrl?: string;
 }
 
 export type ChatSendErrorCode =
