@@ -3,7 +3,13 @@ import { phoneHash, phoneIdentity } from './phone';
 
 describe('phoneIdentity', () => {
   it('gives one hash for the forms both providers send and people type', () => {
-    const forms = ['+1 (415) 555-0100', 'whatsapp:+14155550100', '14155550100', '+14155550100'];
+    const forms = [
+      '+1 (415) 555-0100',
+      'whatsapp:+14155550100',
+      '14155550100',
+      '+14155550100',
+      '00 1 415 555 0100',
+    ];
     const identities = forms.map(phoneIdentity);
     for (const identity of identities) {
       expect(identity).toEqual({
@@ -12,6 +18,12 @@ describe('phoneIdentity', () => {
         masked: '+1••••••0100',
       });
     }
+  });
+
+  it('is idempotent: the E.164 form of an identity has the same identity', () => {
+    const once = phoneIdentity('00 49 151 2345 4567');
+    expect(once?.e164).toBe('+4915123454567');
+    expect(phoneIdentity(once?.e164 ?? '')).toEqual(once);
   });
 
   it('masks all but the country code and the last four digits', () => {

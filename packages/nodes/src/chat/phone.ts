@@ -21,8 +21,12 @@ export function phoneIdentity(raw: string): PhoneIdentity | null {
     .trim()
     .replace(/^whatsapp:/i, '')
     .replace(/[\s().-]/g, '');
-  if (!/^\+?\d{7,15}$/.test(cleaned)) return null;
-  const parsed = parsePhoneNumberFromString(cleaned.startsWith('+') ? cleaned : `+${cleaned}`);
+  // `00` is the international call prefix in most of the world: `0049…` is `+49…`.
+  const international = cleaned.startsWith('00') ? `+${cleaned.slice(2)}` : cleaned;
+  if (!/^\+?\d{7,15}$/.test(international)) return null;
+  const parsed = parsePhoneNumberFromString(
+    international.startsWith('+') ? international : `+${international}`,
+  );
   if (!parsed?.isValid()) return null;
   const e164 = parsed.number;
   return { e164, hash: phoneHash(e164), masked: maskPhone(e164, parsed.countryCallingCode) };
