@@ -39,6 +39,22 @@ async function post(path: string, body: unknown) {
   return { status: res.status, json };
 }
 
+/** Saves a manual workflow with one HTTP node of `config`, runs it, and returns the settled step. */
+async function runHttpNode(name: string, config: Record<string, unknown>) {
+  const workflow = await post('/api/v1/workflows', {
+    name,
+    trigger_type: 'manual',
+    status: 'active',
+    nodes: [{ id: 'call', type: 'action.http_request', config: { url: `${baseUrl}/private`, ...config } }],
+  });
+  expect(workflow.status, JSON.stringify(workflow.json)).toBe(201);
+  const started = await post(`/api/v1/workflows/${workflow.json.id}/execute`, { input: {} });
+  expect(started.status).toBe(202);
+  const executionId = started.json.execution_id as string;
+  const execution = await h.waitForExecution(org.key, executionId);
+  return { executionId, execution, step: execution.steps.find((s: any) => s.node_id === 'call') };
+}
+
 describe('an HTTP node with a credential', () => {
   it('sends the token to the target only; steps, answers and history never hold it', async () => {
     const credential = await post('/api/v1/credentials', {
@@ -47,26 +63,10 @@ describe('an HTTP node with a credential', () => {
       fields: { token: TOKEN },
     });
     expect(credential.status).toBe(201);
-    const workflow = await post('/api/v1/workflows', {
-      name: 'authenticated call',
-      trigger_type: 'manual',
-      status: 'active',
-      nodes: [
-        {
-          id: 'call',
-          type: 'action.http_request',
-          config: { url: `${baseUrl}/private`, credential_id: credential.json.id },
-        },
-      ],
+    const { executionId, execution, step } = await runHttpNode('authenticated call', {
+      credential_id: credential.json.id,
     });
-    expect(workflow.status, JSON.stringify(workflow.json)).toBe(201);
-    const started = await post(`/api/v1/workflows/${workflow.json.id}/execute`, { input: {} });
-    expect(started.status).toBe(202);
-    const executionId = started.json.execution_id as string;
-    const execution = await h.waitForExecution(org.key, executionId);
-
     expect(execution.status).toBe('success');
-    const step = execution.steps.find((s: any) => s.node_id === 'call');
     expect(step.output.body).toEqual({ authorized: true });
     expect(step.resolved_config.credential_id).toBe(credential.json.id);
     expect(seenAuthorization).toEqual([`Bearer ${TOKEN}`]);
@@ -118,34 +118,17 @@ describe('an HTTP node with a credential', () => {
       fields: { token: TOKEN },
     });
     expect(credential.status).toBe(201);
-    const workflow = await post('/api/v1/workflows', {
-      name: 'expression credential',
-      trigger_type: 'manual',
-      status: 'active',
-      nodes: [
-        {
-          id: 'call',
-          type: 'action.http_request',
-          config: {
-            url: `${baseUrl}/private`,
-            headers: { Authorization: 'Bearer {{credentials.target.token}}' },
-          },
-        },
-      ],
-    });
-    expect(workflow.status, JSON.stringify(workflow.json)).toBe(201);
     const calls = seenAuthorization.length;
-    const started = await post(`/api/v1/workflows/${workflow.json.id}/execute`, { input: {} });
-    const execution = await h.waitForExecution(org.key, started.json.execution_id);
-    const step = execution.steps.find((s: any) => s.node_id === 'call');
+    const { executionId, step } = await runHttpNode('expression credential', {
+      headers: { Authorization: 'Bearer {{credentials.target.token}}' },
+    });
     expect(step.status, JSON.stringify(step.error)).toBe('completed');
     expect(seenAuthorization.slice(calls)).toEqual([`Bearer ${TOKEN}`]);
     expect(step.resolved_config.headers).toEqual({ Authorization: 'Bearer [credential:target]' });
     const secretPart = TOKEN.slice(8, 24);
-    const rows = await h.db
-      .admin`select * from execution_steps where execution_id = ${started.json.execution_id}`;
+    const rows = await h.db.admin`select * from execution_steps where execution_id = ${executionId}`;
     expect(JSON.stringify(rows)).not.toContain(secretPart);
-    const history = await h.client.workflow.getHandle(`exec-${started.json.execution_id}`).fetchHistory();
+    const history = await h.client.workflow.getHandle(`exec-${executionId}`).fetchHistory();
     expect(JSON.stringify(history)).not.toContain(secretPart);
 
     // Elsewhere than an HTTP node, or without a field: refused at save.
@@ -176,25 +159,10 @@ describe('an HTTP node with a credential', () => {
   });
 
   it('an unknown credential name fails the step with credential_invalid, without a call', async () => {
-    const workflow = await post('/api/v1/workflows', {
-      name: 'unknown name',
-      trigger_type: 'manual',
-      status: 'active',
-      nodes: [
-        {
-          id: 'call',
-          type: 'action.http_request',
-          config: {
-            url: `${baseUrl}/private`,
-            headers: { Authorization: 'Bearer {{credentials.nobody.token}}' },
-          },
-        },
-      ],
-    });
     const calls = seenAuthorization.length;
-    const started = await post(`/api/v1/workflows/${workflow.json.id}/execute`, { input: {} });
-    const execution = await h.waitForExecution(org.key, started.json.execution_id);
-    const step = execution.steps.find((s: any) => s.node_id === 'call');
+    const { step } = await runHttpNode('unknown name', {
+      headers: { Authorization: 'Bearer {{credentials.nobody.token}}' },
+    });
     expect(step.error.code).toBe('credential_invalid');
     expect(seenAuthorization.length).toBe(calls);
   });
