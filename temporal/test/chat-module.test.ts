@@ -5,96 +5,19 @@
  * plain phone number anywhere in PostgreSQL.
  */
 import { createHmac } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import { gatewaySignature } from '@weft/services';
 import { createEngineHarness, type EngineHarness } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChatStandIn, CLOUD_ACCESS_TOKEN, PHONE_NUMBER_ID, startChatStandIn } from './chat-stand-in';
 
-const PHONE_NUMBER_ID = '106540352242922';
 const APP_SECRET = 'cloud-app-secret-1234';
 const SENDER = '16505551234';
 let h: EngineHarness;
 let org: { organizationId: string; key: string };
-let provider: Server;
-const sent: any[] = [];
-let templateLists = 0;
-const gatewaySent: Record<string, string>[] = [];
+let provider: ChatStandIn;
 
 beforeAll(async () => {
-  provider = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk) => {
-      raw += chunk;
-    });
-    req.on('end', () => {
-      const body = req.headers['content-type']?.includes('json') ? JSON.parse(raw || '{}') : {};
-      const json = (status: number, answer: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(answer));
-      };
-      const url = new URL(req.url ?? '/', 'http://fake');
-      if (url.pathname === '/v1/ContentAndApprovals') {
-        return json(200, {
-          contents: [
-            {
-              sid: `HX${'a'.repeat(32)}`,
-              language: 'en',
-              variables: { '1': 'name' },
-              approval_requests: { name: 'greeting', category: 'UTILITY', status: 'approved' },
-            },
-            {
-              sid: `HX${'b'.repeat(32)}`,
-              language: 'en',
-              variables: {},
-              approval_requests: { whatsapp: { status: 'pending' } },
-            },
-          ],
-          meta: { next_page_url: null },
-        });
-      }
-      if (url.pathname.startsWith('/2010-04-01/Accounts/') && req.method === 'POST') {
-        gatewaySent.push(Object.fromEntries(new URLSearchParams(raw)));
-        return json(201, { sid: `SM${String(gatewaySent.length).padStart(32, '0')}`, status: 'queued' });
-      }
-      if (url.pathname === '/v21.0/102290129340398/message_templates') {
-        templateLists++;
-        if (url.searchParams.get('after') === 'page2') {
-          return json(200, {
-            data: [
-              { name: 'promo', language: 'en_US', status: 'PENDING', category: 'MARKETING', components: [] },
-            ],
-          });
-        }
-        return json(200, {
-          data: [
-            {
-              name: 'order_update',
-              language: 'en_US',
-              status: 'APPROVED',
-              category: 'UTILITY',
-              components: [{ type: 'BODY', text: 'Hi {{1}}, order {{2}} has shipped' }],
-            },
-          ],
-          // The next page on the same provider is followed; Meta gives absolute URLs.
-          paging: { next: `http://${req.headers.host}${url.pathname}?after=page2` },
-        });
-      }
-      if (req.url !== `/v21.0/${PHONE_NUMBER_ID}/messages`)
-        return json(404, { error: { code: 100, message: 'no' } });
-      if (req.headers.authorization !== 'Bearer cloud-access-token') {
-        return json(401, { error: { code: 190, message: 'Invalid OAuth access token.' } });
-      }
-      sent.push(body);
-      json(200, {
-        messaging_product: 'whatsapp',
-        contacts: [{ input: body.to, wa_id: body.to }],
-        messages: [{ id: `wamid.FAKE${sent.length}` }],
-      });
-    });
-  });
-  await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));
-  const address = provider.address();
-  const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  provider = await startChatStandIn();
+  const base = provider.url;
   h = await createEngineHarness({
     ssrfAllowlist: ['127.0.0.0/8'],
     chatCloudBaseUrl: base,
@@ -108,7 +31,7 @@ beforeAll(async () => {
       provider: 'cloud',
       business_account_id: '102290129340398',
       phone_number_id: PHONE_NUMBER_ID,
-      access_token: 'cloud-access-token',
+      access_token: CLOUD_ACCESS_TOKEN,
       app_secret: APP_SECRET,
       verify_token: 'my-verify-token',
     },
@@ -244,10 +167,11 @@ describe('chat module', () => {
         },
       ],
     });
-    const before = sent.length;
+    const before = provider.sent.length;
     expect((await inbound('wamid.IN2', 'Anyone there?')).status).toBe(200);
-    for (let i = 0; i < 200 && sent.length === before; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(sent.slice(before)).toEqual([
+    for (let i = 0; i < 200 && provider.sent.length === before; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(provider.sent.slice(before)).toEqual([
       expect.objectContaining({
         to: SENDER,
         type: 'text',
@@ -289,7 +213,11 @@ describe('chat module', () => {
       to: '+1••••••1234',
     });
     expect(inside.resolved_config.to).not.toContain(SENDER);
-    expect(sent.at(-1)).toMatchObject({ to: SENDER, type: 'text', text: { body: 'Yes, in blue too' } });
+    expect(provider.sent.at(-1)).toMatchObject({
+      to: SENDER,
+      type: 'text',
+      text: { body: 'Yes, in blue too' },
+    });
 
     // A status callback for that message: recorded on its outbox row, the window untouched.
     const [windowBefore] = await h.db
@@ -335,7 +263,7 @@ describe('chat module', () => {
       sent_as: 'template',
       message_id: expect.stringMatching(/^wamid\.FAKE\d+$/),
     });
-    expect(sent.at(-1)).toMatchObject({
+    expect(provider.sent.at(-1)).toMatchObject({
       to: SENDER,
       type: 'template',
       template: { name: 'follow_up', language: { code: 'en_US' } },
@@ -388,7 +316,7 @@ describe('chat module', () => {
 
     const ok = await send('order_update', ['Ada', 'A-7']);
     expect(ok.output).toMatchObject({ sent_as: 'template' });
-    expect(sent.at(-1)?.template).toEqual({
+    expect(provider.sent.at(-1)?.template).toEqual({
       name: 'order_update',
       language: { code: 'en_US' },
       components: [
@@ -402,143 +330,13 @@ describe('chat module', () => {
       ],
     });
 
-    const before = sent.length;
+    const before = provider.sent.length;
     expect((await send('promo', [])).error.code).toBe('template_not_approved');
     expect((await send('order_update', ['Ada'])).error.code).toBe('template_variables');
-    const listsBefore = templateLists;
+    const listsBefore = provider.templateLists();
     expect((await send('ghost', [])).error.code).toBe('template_not_approved');
     // Unknown: synced once (two pages) before refusing.
-    expect(templateLists - listsBefore).toBe(2);
-    expect(sent.length).toBe(before);
-  });
-
-  it('gateway inbound: form posts verified by X-Twilio-Signature over the APP_URL address open the window once', async () => {
-    const gatewayOrg = await h.createOrg('Gateway Org');
-    const sid = `AC${'c'.repeat(32)}`;
-    const configured = await h.request('PUT', '/api/v1/modules/chat', {
-      key: gatewayOrg.key,
-      body: {
-        provider: 'gateway',
-        account_sid: sid,
-        auth_token: 'gateway-token',
-        from_number: 'whatsapp:+14155238886',
-      },
-    });
-    expect(configured.status).toBe(200);
-    const created = await h.request('POST', '/api/v1/workflows', {
-      key: gatewayOrg.key,
-      body: {
-        name: 'gateway chat',
-        trigger_type: 'chat',
-        status: 'active',
-        nodes: [
-          {
-            id: 'n',
-            type: 'action.transform',
-            config: { assignments: [{ key: 'text', value: '{{trigger.text}}' }] },
-          },
-        ],
-      },
-    });
-    const workflowId = ((await created.json()) as any).id;
-    const post = (fields: Record<string, string>, token = 'gateway-token') => {
-      const params = Object.entries(fields);
-      const signature = gatewaySignature(token, 'http://localhost:3000/api/webhooks/chat/gateway', params);
-      return h.app.request('/api/webhooks/chat/gateway', {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature },
-        body: new URLSearchParams(fields).toString(),
-      });
-    };
-    const message = {
-      AccountSid: sid,
-      MessageSid: `SM${'1'.repeat(32)}`,
-      From: 'whatsapp:+14155550100',
-      To: 'whatsapp:+14155238886',
-      Body: 'Hola',
-      ProfileName: 'Ada',
-      WaId: '14155550100',
-      NumMedia: '0',
-    };
-    expect((await post(message, 'wrong-token')).status).toBe(401);
-    const accepted = await post(message);
-    expect(accepted.status).toBe(200);
-    expect(accepted.headers.get('content-type')).toMatch(/text\/xml/);
-    expect((await post(message)).status).toBe(200); // the provider's retry
-    // A status callback: accepted, starts nothing, moves no window.
-    expect(
-      (
-        await post({
-          AccountSid: sid,
-          MessageSid: message.MessageSid,
-          MessageStatus: 'delivered',
-          To: message.To,
-          From: message.From,
-        })
-      ).status,
-    ).toBe(200);
-
-    const list = async () =>
-      (
-        (await (
-          await h.request('GET', `/api/v1/executions?workflow_id=${workflowId}`, { key: gatewayOrg.key })
-        ).json()) as any
-      ).data;
-    let runs: any[] = [];
-    for (let i = 0; i < 100 && runs.length === 0; i++) {
-      runs = await list();
-      if (runs.length === 0) await new Promise((r) => setTimeout(r, 50));
-    }
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await list()).toHaveLength(1);
-    const run = await h.waitForExecution(gatewayOrg.key, runs[0].id);
-    expect(run.steps[0].output.text).toBe('Hola');
-    const windows = await h.db
-      .admin`select window_expires_at from chat_conversations where organization_id = ${gatewayOrg.organizationId}`;
-    expect(windows).toHaveLength(1);
-
-    // Templates of the gateway: synced from its Content API, sent by content SID with ContentVariables.
-    const synced = await h.request('POST', '/api/v1/chat/templates/sync', { key: gatewayOrg.key });
-    const templates = ((await synced.json()) as any).data;
-    expect(templates.map((t: any) => [t.status, t.body_variables])).toEqual([
-      ['APPROVED', 1],
-      ['PENDING', 0],
-    ]);
-    const tplWorkflow = await h.request('POST', '/api/v1/workflows', {
-      key: gatewayOrg.key,
-      body: {
-        name: 'gateway template',
-        trigger_type: 'manual',
-        status: 'active',
-        nodes: [
-          {
-            id: 'tpl',
-            type: 'action.chat.send_template',
-            config: {
-              to: '+14155550100',
-              template_name: `HX${'a'.repeat(32)}`,
-              language: 'en',
-              variables: ['Ada'],
-            },
-          },
-        ],
-      },
-    });
-    const tplId = ((await tplWorkflow.json()) as any).id;
-    const started = await h.request('POST', `/api/v1/workflows/${tplId}/execute`, {
-      key: gatewayOrg.key,
-      body: {},
-    });
-    const tplRun = await h.waitForExecution(gatewayOrg.key, ((await started.json()) as any).execution_id);
-    expect(tplRun.steps[0].output).toMatchObject({
-      sent_as: 'template',
-      message_id: expect.stringMatching(/^SM/),
-    });
-    expect(gatewaySent.at(-1)).toEqual({
-      From: 'whatsapp:+14155238886',
-      To: 'whatsapp:+14155550100',
-      ContentSid: `HX${'a'.repeat(32)}`,
-      ContentVariables: '{"1":"Ada"}',
-    });
+    expect(provider.templateLists() - listsBefore).toBe(2);
+    expect(provider.sent.length).toBe(before);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nodeRunFailure, runContext } from '../../test/run-context';
-import { type NodeHttpClient, NodeRunError } from '../runner';
+import type { NodeHttpClient } from '../runner';
 import { aiPromptRunner, retryAfterMs } from './run';
 
 type Sent = Parameters<NodeHttpClient['request']>[0];

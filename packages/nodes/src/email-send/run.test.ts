@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { nodeRunFailure, runContext } from '../../test/run-context';
-import { NodeRunError } from '../runner';
 import { emailSendRunner } from './run';
 
 const MODULE = { host: 'smtp.example.com', port: 465, security: 'tls', from_email: 'ops@example.com' };
