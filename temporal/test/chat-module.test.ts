@@ -167,6 +167,19 @@ describe('chat module', () => {
         },
       ],
     });
+    // An event listener (not a chat workflow) gets no sender: only chat runs carry it.
+    await createWorkflow({
+      name: 'listener',
+      trigger_type: 'event',
+      trigger_config: { event: 'chat.message_received' },
+      nodes: [
+        {
+          id: 'peek',
+          type: 'action.transform',
+          config: { assignments: [{ key: 's', value: 'x{{trigger.sender}}' }] },
+        },
+      ],
+    });
     const before = provider.sent.length;
     expect((await inbound('wamid.IN2', 'Anyone there?')).status).toBe(200);
     for (let i = 0; i < 200 && provider.sent.length === before; i++)

@@ -84,12 +84,22 @@ describe('credentials', () => {
     });
     expect((await readJson(replaced)).fields.password).toBe('••••9876');
 
+    // The editor's round trip: the masked value sent back keeps the secret.
+    const roundTrip = await api.request('PUT', `/api/v1/credentials/${json.id}`, {
+      key: acme.key,
+      body: { name: 'Basic renamed', type: 'http_basic', fields: { username: 'bob', password: '••••9876' } },
+    });
+    expect((await readJson(roundTrip)).fields.password).toBe('••••9876');
+    const [row] = await api.db.admin`select secret_ciphertext from credentials where id = ${json.id}`;
+    expect(row?.secret_ciphertext).toBeDefined();
+
     const audits = await api.db.admin`
       select new_values from audit_logs
       where entity_type = 'credential' and entity_id = ${json.id} and action = 'updated' order by created_at`;
     expect(audits.map((a) => (a.new_values as { secrets_changed: string[] }).secrets_changed)).toEqual([
       [],
       ['password'],
+      [],
     ]);
     const stored = await everythingStoredAbout(acme.organizationId);
     expect(stored).not.toContain('first-password-1234');
@@ -122,6 +132,11 @@ describe('credentials', () => {
       (await create({ name: 'x', type: 'http_bearer', fields: { token: 't', extra: 1 } })).res,
       422,
     );
+    const masked = await expectError(
+      (await create({ name: 'x', type: 'ai_openai', fields: { api_key: '••••1234' } })).res,
+      422,
+    );
+    expect(masked.error.fields).toHaveProperty(['fields.api_key']);
     await create({ name: 'Twice', type: 'ai_openai', fields: { api_key: 'k1' } });
     const duplicate = await expectError(
       (await create({ name: 'Twice', type: 'ai_openai', fields: { api_key: 'k2' } })).res,

@@ -97,6 +97,21 @@ describe('module configuration', () => {
       from_email: 'ops@example.com',
     });
     expect((await readJson(ok)).config).toMatchObject({ password: '••••5555', username: 'ops' });
+    const ai = {
+      provider: 'openai',
+      base_url: 'https://api.openai.com/v1',
+      api_key: 'sk-ai-key-7777',
+      default_model: 'm',
+    };
+    expect((await put('ai', ai)).status).toBe(200);
+    // Sent back masked: kept. Pointed elsewhere without the key: the key does not follow (422).
+    expect((await readJson(await put('ai', { ...ai, api_key: '••••7777' }))).config.api_key).toBe('••••7777');
+    const moved = await put('ai', {
+      provider: 'openai',
+      base_url: 'https://elsewhere.example/v1',
+      default_model: 'm',
+    });
+    expect((await expectError(moved, 422)).error.fields).toHaveProperty('api_key');
     const badAi = await put('ai', {
       provider: 'openai',
       base_url: 'file:///etc',

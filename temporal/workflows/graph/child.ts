@@ -14,7 +14,7 @@ export async function runChildWorkflow(run: GraphRun, config: Record<string, unk
     organizationId: execution.organizationId,
     parentExecutionId: execution.executionId,
     workflowId: child.workflow_id,
-    payload: child.input ?? execution.payload,
+    payload: child.input ?? run.outgoingPayload,
   });
   const childArgs = { executionId: childId, organizationId: execution.organizationId };
   if (!child.wait) {

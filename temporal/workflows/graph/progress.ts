@@ -25,6 +25,12 @@ export class StepReporter {
     this.unreported.set(`${step.nodeId}#${step.iteration}`, this.redacted(step));
   }
 
+  private redactedExtra<T extends { error?: StepError | null }>(extra: T): T {
+    if (!this.redact || !extra.error || !JSON.stringify(extra.error).includes(this.redact.value))
+      return extra;
+    return JSON.parse(JSON.stringify(extra).split(this.redact.value).join(this.redact.shown)) as T;
+  }
+
   private redacted(step: StepRecord): StepRecord {
     if (!this.redact) return step;
     const json = JSON.stringify(step);
@@ -49,7 +55,7 @@ export class StepReporter {
         status: last ? status : 'running',
         attempt,
         steps: chunk,
-        ...(last ? extra : {}),
+        ...(last ? this.redactedExtra(extra) : {}),
       });
     }
   }

@@ -27,7 +27,7 @@ export async function runSideEffect(
     traits?.reads === 'upstream'
       ? { trigger: execution.payload, nodes: outputs, loop: loop ?? null }
       : traits?.reads === 'trigger'
-        ? { trigger: execution.payload }
+        ? { trigger: run.outgoingPayload }
         : undefined;
   if (patched(GENERIC_NODE_ACTIVITY)) {
     const proxy = traits?.activity === 'blocking' ? blocking : sideEffects;

@@ -24,6 +24,21 @@ function chatSenderRedaction(execution: LoadedExecution) {
   return { value: payload.sender, shown: typeof payload.from === 'string' ? payload.from : '[phone number]' };
 }
 
+/** A chat run's payload without `sender`, which must not be stored anywhere (see chatSenderRedaction). */
+function withoutRunOnlyKeys(execution: LoadedExecution): unknown {
+  const payload = execution.payload as Record<string, unknown> | null;
+  if (
+    execution.trigger !== 'chat' ||
+    payload === null ||
+    typeof payload !== 'object' ||
+    !('sender' in payload)
+  ) {
+    return execution.payload;
+  }
+  const { sender: _sender, ...rest } = payload;
+  return rest;
+}
+
 /** A node failed: what the step records, and the config it ran with. */
 export class StepFailure extends Error {
   constructor(
@@ -52,10 +67,14 @@ export class GraphRun {
   /** Nodes whose output holds a reference to a stored (large) output; see @weft/graph stored-output. */
   readonly nodesWithStoredOutputs = new Set<string>();
 
+  /** The trigger as it may leave this run (child executions, published events): run-only keys removed. */
+  readonly outgoingPayload: unknown;
+
   constructor(readonly execution: LoadedExecution) {
     this.plan = planGraph(execution.graph.nodes as GraphNode[], execution.graph.edges as GraphEdge[]);
     this.timezone = String((execution.graph.trigger_config as { timezone?: unknown }).timezone ?? 'UTC');
     this.attempt = execution.attempt;
+    this.outgoingPayload = withoutRunOnlyKeys(execution);
     this.progress = new StepReporter(
       { executionId: execution.executionId, organizationId: execution.organizationId },
       chatSenderRedaction(execution),

@@ -13,7 +13,8 @@ export function recipientOf(to: string): PhoneIdentity {
   if (!identity) {
     throw new NodeRunError(
       'invalid_phone',
-      `to: "${to.slice(0, 40)}" is not a phone number in E.164 form (+ and country code)`,
+      // The value is not echoed: it may be most of a number.
+      'to: not a phone number in E.164 form (+, country code, number)',
       false,
     );
   }

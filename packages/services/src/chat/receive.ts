@@ -129,7 +129,8 @@ export async function receiveCloudChat(deps: {
     for (const message of value.messages ?? []) {
       const sender = phoneIdentity(message.from);
       if (!sender) continue;
-      const at = message.timestamp ? new Date(Number(message.timestamp) * 1000) : new Date();
+      const stamped = Number(message.timestamp) * 1000;
+      const at = Number.isFinite(stamped) && stamped > 0 ? new Date(stamped) : new Date();
       const outcome = await recordInboundMessage(deps, organizationId, {
         sender,
         id: message.id,

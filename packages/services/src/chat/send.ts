@@ -46,6 +46,25 @@ export class ChatSendError extends Error {
 const SEND_TIMEOUT_MS = 30_000;
 const textDecoder = new TextDecoder();
 
+/** The provider said yes but named no message: it may send it, so it must never be sent again. */
+const acceptedWithoutId = () =>
+  new ChatSendError(
+    'chat_provider_error',
+    'The chat provider accepted the message without naming it',
+    false,
+    true,
+  );
+
+/** Provider messages may quote the recipient: numbers are masked before they become a step's error. */
+export function maskNumbersIn(text: string): string {
+  return text.replace(/\+?\d[\d ()-]{5,}\d/g, (match) => {
+    const digits = match.replace(/\D/g, '');
+    return digits.length < 7
+      ? match
+      : `+${digits.slice(0, 2)}${'•'.repeat(digits.length - 6)}${digits.slice(-4)}`;
+  });
+}
+
 /** Cloud (Graph API) error codes → ours; the codes, not the titles, are the contract. */
 function cloudError(code: number, status: number, message: string, retryAfterMs?: number): ChatSendError {
   if (code === 131047) return new ChatSendError('window_closed', message, false);
@@ -56,7 +75,7 @@ function cloudError(code: number, status: number, message: string, retryAfterMs?
   if ([130429, 131056, 131048, 131049].includes(code) || status === 429) {
     return new ChatSendError('provider_rate_limited', message, true, false, retryAfterMs);
   }
-  if ([190, 0, 10].includes(code) || (code >= 200 && code < 300) || status === 401 || status === 403) {
+  if ([190, 10].includes(code) || (code >= 200 && code < 300) || status === 401 || status === 403) {
     return new ChatSendError(
       'module_auth_failed',
       `The chat module's access token was refused: ${message}`,
@@ -162,13 +181,14 @@ export async function sendChatMessage(
       },
       body: form.toString(),
     });
-    if (answer.status >= 200 && answer.status < 300 && typeof answer.body?.sid === 'string') {
-      return { messageId: answer.body.sid };
+    if (answer.status >= 200 && answer.status < 300) {
+      if (typeof answer.body?.sid === 'string') return { messageId: answer.body.sid };
+      throw acceptedWithoutId();
     }
     throw gatewayError(
       Number(answer.body?.code ?? 0),
       answer.status,
-      String(answer.body?.message ?? `HTTP ${answer.status}`),
+      maskNumbersIn(String(answer.body?.message ?? `HTTP ${answer.status}`)),
       retryAfter(answer.headers['retry-after']),
     );
   }
@@ -205,12 +225,15 @@ export async function sendChatMessage(
     }),
   });
   const messages = answer.body?.messages as { id?: unknown }[] | undefined;
-  if (answer.status === 200 && typeof messages?.[0]?.id === 'string') return { messageId: messages[0].id };
+  if (answer.status >= 200 && answer.status < 300) {
+    if (typeof messages?.[0]?.id === 'string') return { messageId: messages[0].id };
+    throw acceptedWithoutId();
+  }
   const error = (answer.body?.error ?? {}) as { code?: unknown; message?: unknown };
   throw cloudError(
     Number(error.code ?? 0),
     answer.status,
-    String(error.message ?? `HTTP ${answer.status}`),
+    maskNumbersIn(String(error.message ?? `HTTP ${answer.status}`)),
     retryAfter(answer.headers['retry-after']),
   );
 }

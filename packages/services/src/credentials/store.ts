@@ -1,3 +1,4 @@
+import { MASKED_SECRET_PATTERN } from '@weft/graph';
 import type { SecretBox } from '../encryption';
 import { CREDENTIAL_TYPES, type CredentialType, maskSecret } from './credential-types';
 
@@ -35,4 +36,14 @@ export function sealFields(
 /** The secret fields of a stored credential or module config, decrypted. Only activities that use them call this. */
 export function openCredentialSecrets(secretCiphertext: string, secrets: SecretBox): Record<string, string> {
   return JSON.parse(secrets.decrypt(secretCiphertext)) as Record<string, string>;
+}
+
+/** Fields without the secret ones whose value is a mask (`••••wxyz`): those mean "keep the stored one". */
+export function withoutMasks(config: Record<string, unknown>, secretFields: readonly string[]) {
+  return Object.fromEntries(
+    Object.entries(config).filter(
+      ([key, value]) =>
+        !(secretFields.includes(key) && typeof value === 'string' && MASKED_SECRET_PATTERN.test(value)),
+    ),
+  );
 }

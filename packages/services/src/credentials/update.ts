@@ -9,7 +9,7 @@ import type { CredentialUpdateInput } from './credential-input';
 import { CREDENTIAL_TYPES } from './credential-types';
 import { findCredentialRow } from './find';
 import { auditedCredential, presentCredential } from './present';
-import { openCredentialSecrets, sealCredentialFields } from './store';
+import { openCredentialSecrets, sealCredentialFields, withoutMasks } from './store';
 
 /** PUT semantics for name and public fields; a secret field left out keeps its stored value. */
 export async function updateCredential({
@@ -27,10 +27,10 @@ export async function updateCredential({
     }
     const kept = openCredentialSecrets(existing.secretCiphertext, deps.secrets);
     const secretKeys: readonly string[] = CREDENTIAL_TYPES[next.type].secrets;
-    const changed = secretKeys.filter(
-      (key) => next.fields[key] !== undefined && next.fields[key] !== kept[key],
-    );
-    const sealed = sealCredentialFields(next.type, { ...kept, ...next.fields }, deps.secrets);
+    // A masked value sent back (GET, edit, PUT) keeps the stored secret, like a left-out one.
+    const fields = withoutMasks(next.fields, secretKeys);
+    const changed = secretKeys.filter((key) => fields[key] !== undefined && fields[key] !== kept[key]);
+    const sealed = sealCredentialFields(next.type, { ...kept, ...fields }, deps.secrets);
     const [row] = await uniqueNameConflict(
       tx
         .update(schema.credentials)

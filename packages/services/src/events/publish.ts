@@ -142,7 +142,8 @@ export async function publishEvent({
       return {
         executionIds: rows.map((r) => r.id),
         snapshots: rows.map(loadedExecutionOf).map((snapshot) =>
-          runOnlyPayload
+          // Run-only fields go to chat-triggered runs only: their steps are stored with them masked.
+          runOnlyPayload && snapshot.trigger === 'chat'
             ? {
                 ...snapshot,
                 payload: { ...(snapshot.payload as Record<string, unknown>), ...runOnlyPayload },

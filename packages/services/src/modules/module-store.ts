@@ -2,7 +2,7 @@ import { type Database, postgresErrorCode, schema, UNIQUE_VIOLATION, withTenant 
 import { and, eq } from 'drizzle-orm';
 import { recordAudit } from '../audit-logs/record';
 import type { VerbArgs } from '../context';
-import { openCredentialSecrets, sealFields } from '../credentials/store';
+import { openCredentialSecrets, sealFields, withoutMasks } from '../credentials/store';
 import type { SecretBox } from '../encryption';
 import { AppError, fieldsFromIssues, notFound, validationError } from '../errors';
 import { MODULE_SCHEMAS, MODULE_SECRET_FIELDS, type ModuleName } from './module-config';
@@ -46,8 +46,8 @@ export async function getModule({ ctx, input }: VerbArgs<{ module: ModuleName }>
 }
 
 /**
- * PUT /modules/{name}: the whole config. A secret field left out keeps the stored value while the
- * provider stays the same (another provider has other secrets, so they must all be given).
+ * PUT /modules/{name}: the whole config. A secret field left out (or sent back masked) keeps the
+ * stored value while the provider and the place secrets go to stay the same (see sameDestination).
  */
 export async function putModule({
   ctx,
@@ -56,13 +56,17 @@ export async function putModule({
 }: VerbArgs<{ module: ModuleName; config: unknown }> & { deps: ModuleDeps }) {
   const { module } = input;
   const existing = await findModuleRow(ctx.db, ctx.organizationId, module);
+  const raw =
+    typeof input.config === 'object' && input.config !== null
+      ? (input.config as Record<string, unknown>)
+      : null;
+  // A masked value sent back (GET, edit, PUT) means "keep the stored secret", like a left-out one.
+  const given = raw ? withoutMasks(raw, MODULE_SECRET_FIELDS[module]) : {};
   const kept =
-    existing && sameProvider(existing.publicConfig, input.config)
+    existing && raw && sameDestination(module, existing.publicConfig, raw)
       ? openCredentialSecrets(existing.secretCiphertext, deps.secrets)
       : {};
-  const given = (input.config ?? {}) as Record<string, unknown>;
-  const merged =
-    typeof input.config === 'object' && input.config !== null ? { ...kept, ...given } : input.config;
+  const merged = raw ? { ...kept, ...given } : input.config;
   const parsed = MODULE_SCHEMAS[module].safeParse(merged);
   if (!parsed.success) throw validationError(fieldsFromIssues(parsed.error.issues));
   const config = parsed.data as Record<string, unknown>;
@@ -105,9 +109,17 @@ async function phoneNumberTaken<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-function sameProvider(stored: Record<string, unknown>, next: unknown): boolean {
-  const provider = (next as { provider?: unknown } | null)?.provider;
-  return stored.provider === provider;
+/**
+ * Whether the stored secrets may be kept: same provider and same place they are sent to. A new SMTP
+ * host or AI base URL must come with its secrets again, or a stored key would follow it anywhere.
+ */
+function sameDestination(
+  module: ModuleName,
+  stored: Record<string, unknown>,
+  next: Record<string, unknown>,
+): boolean {
+  const fields = { chat: ['provider'], email: ['host', 'port'], ai: ['provider', 'base_url'] }[module];
+  return fields.every((field) => stored[field] === next[field]);
 }
 
 export async function deleteModule({ ctx, input }: VerbArgs<{ module: ModuleName }>) {
