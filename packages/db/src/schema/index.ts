@@ -1,6 +1,7 @@
 export * from './api-keys';
 export * from './audit-logs';
 export * from './chat-conversations';
+export * from './chat-inbound-messages';
 export * from './chat-templates';
 export * from './credentials';
 export * from './event-names';

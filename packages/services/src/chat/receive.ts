@@ -194,7 +194,7 @@ export async function recordInboundMessage(
 
 /**
  * Records an inbound message: the window runs 24 hours from it. Null when this provider message id
- * was the last one recorded for the sender (the provider retried a delivery).
+ * was received before (the provider retried a delivery).
  */
 async function openWindow(
   db: Database,
@@ -204,8 +204,15 @@ async function openWindow(
   at: Date,
 ) {
   const expires = new Date(at.getTime() + CHAT_WINDOW_MS);
-  const rows = await withTenant(db, organizationId, (tx) =>
-    tx.execute<{ conversation_id: string; window_expires_at: string }>(sql`
+  const rows = await withTenant(db, organizationId, async (tx) => {
+    // Every message id once: a redelivery (of the latest message or an older one) changes nothing.
+    const fresh = await tx.execute(sql`
+      insert into chat_inbound_messages (organization_id, provider_message_id)
+      values (${organizationId}, ${messageId})
+      on conflict do nothing
+      returning provider_message_id`);
+    if (fresh.length === 0) return [];
+    return tx.execute<{ conversation_id: string; window_expires_at: string }>(sql`
       insert into chat_conversations (organization_id, phone_hash, last_inbound_at, window_expires_at, last_provider_message_id)
       values (${organizationId}, ${phoneHash}, ${at.toISOString()}, ${expires.toISOString()}, ${messageId})
       on conflict (organization_id, phone_hash) do update
@@ -213,9 +220,8 @@ async function openWindow(
             window_expires_at = greatest(chat_conversations.window_expires_at, excluded.window_expires_at),
             last_provider_message_id = excluded.last_provider_message_id,
             updated_at = now()
-        where chat_conversations.last_provider_message_id is distinct from excluded.last_provider_message_id
-      returning conversation_id, window_expires_at`),
-  );
+      returning conversation_id, window_expires_at`);
+  });
   const [row] = rows;
   return row
     ? { conversationId: row.conversation_id, windowExpiresAt: new Date(row.window_expires_at).toISOString() }
