@@ -6,7 +6,12 @@
  * time, so the interpreter needs plain types, not validators. A test keeps zod out of the bundle.
  */
 export { renderValue } from './interpolation/render';
-export { type ExpressionScope, type RenderOptions, referencesCredentials } from './interpolation/scope';
+export {
+  CREDENTIAL_EXPRESSION_NODE_TYPES,
+  type ExpressionScope,
+  type RenderOptions,
+  referencesCredentials,
+} from './interpolation/scope';
 export {
   type GraphPlan,
   LOOP_EACH_HANDLE,

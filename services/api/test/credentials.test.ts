@@ -90,8 +90,6 @@ describe('credentials', () => {
       body: { name: 'Basic renamed', type: 'http_basic', fields: { username: 'bob', password: '••••9876' } },
     });
     expect((await readJson(roundTrip)).fields.password).toBe('••••9876');
-    const [row] = await api.db.admin`select secret_ciphertext from credentials where id = ${json.id}`;
-    expect(row?.secret_ciphertext).toBeDefined();
 
     const audits = await api.db.admin`
       select new_values from audit_logs
@@ -149,6 +147,28 @@ describe('credentials', () => {
       body: { name: 'Typed', type: 'ai_anthropic', fields: { api_key: 'k4' } },
     });
     expect((await expectError(changed, 422)).error.fields).toHaveProperty('type');
+  });
+
+  it('a huge body is 413, a repeated POST with one Idempotency-Key creates one credential', async () => {
+    const huge = await api.request('POST', '/api/v1/credentials', {
+      key: acme.key,
+      body: { name: 'big', type: 'http_bearer', fields: { token: 'x'.repeat(2 * 1024 * 1024) } },
+    });
+    await expectError(huge, 413, 'payload_too_large');
+    const body = { name: 'Once only', type: 'http_bearer', fields: { token: 'idempotent-token-1234' } };
+    const send = () =>
+      api.request('POST', '/api/v1/credentials', {
+        key: acme.key,
+        body,
+        headers: { 'Idempotency-Key': 'cred-1' },
+      });
+    const first = await send();
+    const second = await send();
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.headers.get('Idempotent-Replayed')).toBe('true');
+    expect((await readJson(second)).id).toBe((await readJson(first)).id);
+    const [row] = await api.db.admin`select count(*)::int as n from credentials where name = 'Once only'`;
+    expect(row?.n).toBe(1);
   });
 
   it('is invisible to another organization and needs credentials.view / credentials.manage', async () => {

@@ -5,7 +5,6 @@ import {
   liveEdges,
   loopEntries,
   readyNodes,
-  referencesCredentials,
   renderValue,
 } from '@weft/graph/runtime';
 import { getNodeEvaluator, redactResolvedConfig, runsInActivity } from '@weft/nodes/runtime';
@@ -194,7 +193,7 @@ async function runNode(
   const { code: source, ...templated } = node.config;
   let config = templated;
   try {
-    if (run.readsStoredOutput(node, templated, loop) || referencesCredentials(templated)) {
+    if (run.readsStoredOutput(node, templated, loop) || run.readsCredentials(node, templated)) {
       // Large outputs live in PostgreSQL, secrets in credentials: an activity resolves, renders and
       // (if it can) runs the node, so neither enters the workflow.
       const remote = await sideEffects.runNodeOnStoredOutputs({

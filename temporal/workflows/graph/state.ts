@@ -1,11 +1,13 @@
 import { workflowInfo } from '@temporalio/workflow';
 import {
+  CREDENTIAL_EXPRESSION_NODE_TYPES,
   containsStoredOutput,
   type ExpressionScope,
   type GraphEdge,
   type GraphNode,
   type GraphPlan,
   planGraph,
+  referencesCredentials,
 } from '@weft/graph/runtime';
 import type { EventSignal, ExecutionStatus, LoadedExecution, RetrySignal, StepError } from '../../shared';
 import { StepReporter } from './progress';
@@ -111,6 +113,14 @@ export class GraphRun {
     if (this.nodesWithStoredOutputs.size === 0) return false;
     const text = JSON.stringify(templated);
     return [...this.nodesWithStoredOutputs].some((id) => text.includes(id));
+  }
+
+  /**
+   * Whether the config names credentials (then only an activity may render it). Only the types
+   * allowed to (checked at save) are looked at, so other nodes pay nothing for it.
+   */
+  readsCredentials(node: GraphNode, templated: Record<string, unknown>): boolean {
+    return CREDENTIAL_EXPRESSION_NODE_TYPES.includes(node.type) && referencesCredentials(templated);
   }
 
   /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { nodeRunFailure, runContext } from '../../test/run-context';
+import { parseRetryAfter as retryAfterMs } from '../http/retry-after';
 import type { NodeHttpClient } from '../runner';
-import { aiPromptRunner, retryAfterMs } from './run';
+import { aiPromptRunner } from './run';
 
 type Sent = Parameters<NodeHttpClient['request']>[0];
 const OPENAI = {

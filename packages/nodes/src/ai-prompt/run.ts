@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseRetryAfter } from '../http/retry-after';
 import { type NodeRunContext, NodeRunError, type NodeRunner } from '../runner';
 import { AiPromptConfig } from './schema';
 
@@ -108,15 +109,6 @@ function answerOf(provider: AiModule['provider'], body: unknown): Answer {
   };
 }
 
-/** Seconds or an HTTP date, as Retry-After allows; undefined when absent or unreadable. */
-export function retryAfterMs(header: string | undefined, now = Date.now()): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
 function providerMessage(body: string): string {
   try {
     const parsed = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
@@ -157,7 +149,7 @@ async function send(ctx: NodeRunContext, module: AiModule, config: Config): Prom
       `The AI provider is rate limiting: ${providerMessage(text)}`,
       true,
       undefined,
-      retryAfterMs(response.headers['retry-after']),
+      parseRetryAfter(response.headers['retry-after']),
     );
   }
   if (status >= 500) {
@@ -166,7 +158,7 @@ async function send(ctx: NodeRunContext, module: AiModule, config: Config): Prom
       `The AI provider failed (HTTP ${status})`,
       true,
       undefined,
-      retryAfterMs(response.headers['retry-after']),
+      parseRetryAfter(response.headers['retry-after']),
     );
   }
   if (status === 401 || status === 403) {

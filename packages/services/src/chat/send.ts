@@ -1,3 +1,4 @@
+import { maskPhoneText, parseRetryAfter } from '@weft/nodes';
 import type { OutboundHttpClient } from '../outbound-http/client';
 import { OutboundHttpError } from '../outbound-http/errors';
 
@@ -106,11 +107,6 @@ function gatewayError(code: number, status: number, message: string, retryAfterM
   return new ChatSendError('chat_provider_error', message, status >= 500);
 }
 
-function retryAfter(header: string | undefined): number | undefined {
-  const seconds = Number(header);
-  return header !== undefined && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
-}
-
 async function post(
   deps: ChatProviderDeps,
   request: { url: string; headers: Record<string, string>; body: string },
@@ -189,7 +185,7 @@ export async function sendChatMessage(
       Number(answer.body?.code ?? 0),
       answer.status,
       maskNumbersIn(String(answer.body?.message ?? `HTTP ${answer.status}`)),
-      retryAfter(answer.headers['retry-after']),
+      parseRetryAfter(answer.headers['retry-after']),
     );
   }
   const payload = message.template
@@ -234,6 +230,6 @@ export async function sendChatMessage(
     Number(error.code ?? 0),
     answer.status,
     maskNumbersIn(String(error.message ?? `HTTP ${answer.status}`)),
-    retryAfter(answer.headers['retry-after']),
+    parseRetryAfter(answer.headers['retry-after']),
   );
 }

@@ -1,20 +1,11 @@
 import { isIP } from 'node:net';
+import type { NodeRunContext } from '@weft/nodes/runners';
 import { createTransport } from 'nodemailer';
 import { OutboundHttpError } from '../outbound-http/errors';
 import { resolveAllowedHost } from '../outbound-http/resolve-host';
 
 /** A message as the e-mail node built it (addresses checked, headers free of CR/LF). */
-export interface MailMessage {
-  to: string[];
-  cc: string[];
-  bcc: string[];
-  subject: string;
-  text: string;
-  html?: string;
-  replyTo?: string;
-  /** Derived from the step key: the same step always sends the same Message-ID. */
-  messageId: string;
-}
+export type MailMessage = Parameters<NodeRunContext['sendMail']>[1];
 
 /**
  * Why a send failed. `handedOver`: the server may have taken the message (the connection died after

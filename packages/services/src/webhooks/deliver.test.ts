@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelayMs, parseRetryAfter } from './deliver';
+import { backoffDelayMs, parseDeliveryRetryAfter as parseRetryAfter } from './deliver';
 
 describe('parseRetryAfter', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');

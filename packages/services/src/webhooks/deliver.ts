@@ -1,4 +1,5 @@
 import { type Database, schema, withTenant } from '@weft/db';
+import { parseRetryAfter } from '@weft/nodes';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import type { SecretBox } from '../encryption/secret-box';
 import type { OutboundHttpClient } from '../outbound-http/client';
@@ -27,14 +28,9 @@ export type DeliveryOutcome =
   /** Nothing to do: the webhook was deleted, or this delivery was already settled. */
   | { kind: 'skipped'; reason: 'gone' | 'settled' };
 
-/** Retry-After in seconds or as an HTTP date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
-  if (!value) return undefined;
-  const text = value.trim();
-  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - nowMs;
-  if (!Number.isFinite(ms)) return undefined;
-  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
-}
+/** Retry-After (see @weft/nodes), capped for deliveries: the 24 h deadline still applies. */
+export const parseDeliveryRetryAfter = (value: string | undefined, nowMs: number) =>
+  parseRetryAfter(value, nowMs, MAX_RETRY_AFTER_MS);
 
 /** Delay before attempt `attempt + 1` under the policy (Temporal's exponential backoff). */
 export function backoffDelayMs(policy: DeliveryRetryPolicy, attempt: number): number {
@@ -61,7 +57,7 @@ function classify(status: number, headers: Record<string, string>, nowMs: number
   }
   if (status >= 500 || status === 429 || status === 408) {
     const delayMs =
-      status === 429 || status === 503 ? parseRetryAfter(headers['retry-after'], nowMs) : undefined;
+      status === 429 || status === 503 ? parseDeliveryRetryAfter(headers['retry-after'], nowMs) : undefined;
     return {
       kind: 'retry',
       code: 'http_status',
