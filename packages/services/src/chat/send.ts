@@ -60,9 +60,7 @@ const acceptedWithoutId = () =>
 export function maskNumbersIn(text: string): string {
   return text.replace(/\+?\d[\d ()-]{5,}\d/g, (match) => {
     const digits = match.replace(/\D/g, '');
-    return digits.length < 7
-      ? match
-      : `+${digits.slice(0, 2)}${'•'.repeat(digits.length - 6)}${digits.slice(-4)}`;
+    return digits.length < 7 ? match : maskPhoneText(digits);
   });
 }
 
