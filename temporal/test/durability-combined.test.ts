@@ -137,7 +137,9 @@ describe('the combined API+worker process killed mid-run', () => {
       if (times.length > 1) {
         const window = `calls at ${times.join(', ')}; kill ${killStartedAt}..${killEndedAt}`;
         expect(times.length, window).toBe(2);
-        expect((times[0] as number) <= killEndedAt && (times[1] as number) >= killStartedAt, window).toBe(true);
+        expect((times[0] as number) <= killEndedAt && (times[1] as number) >= killStartedAt, window).toBe(
+          true,
+        );
       }
     }
     const done = await stack.db.admin<{ output: { first: string } }[]>`

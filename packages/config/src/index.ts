@@ -50,6 +50,26 @@ const chatProviders = {
   CHAT_GATEWAY_CONTENT_BASE_URL: z.url().default('https://content.twilio.com'),
 };
 
+/** The web app's sign-in (DESIGN §10): sessions, password hashing, sign-up and captcha. */
+const webAccounts = {
+  /** Minutes a session may sit idle. */
+  SESSION_LIFETIME: positiveInt.default(120),
+  /** Minutes after sign-in when a session ends however active it is. */
+  SESSION_ABSOLUTE_LIFETIME: positiveInt.default(24 * 60),
+  PASSWORD_HASHER: z.enum(['argon2id', 'bcrypt']).default('argon2id'),
+  BCRYPT_ROUNDS: z.coerce.number().int().min(10).max(15).default(12),
+  /** Open sign-up at /register (each new user gets an organization). Off: invitation only. */
+  REGISTRATION_ENABLED: z.stringbool().default(false),
+  CAPTCHA_ENABLED: z.stringbool().default(false),
+  CAPTCHA_PROVIDER: z.enum(['hcaptcha', 'recaptcha']).default('hcaptcha'),
+  HCAPTCHA_SITE_KEY: optionalString,
+  HCAPTCHA_SECRET: optionalString,
+  RECAPTCHA_SITE_KEY: optionalString,
+  RECAPTCHA_SECRET: optionalString,
+  /** Overrides the provider's siteverify URL (tests point it at a local fake). */
+  CAPTCHA_VERIFY_URL: z.url().optional(),
+};
+
 export const ApiEnv = z.object({
   APP_KEY: AppKey,
   APP_URL: z.url().default('http://localhost:3000'),
@@ -65,6 +85,7 @@ export const ApiEnv = z.object({
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
   SSRF_ALLOWLIST: z.string().default(''),
   ...chatProviders,
+  ...webAccounts,
   /**
    * Run the Temporal worker inside this process too (the worker's variables apply). Executions then
    * start eagerly on it: `weft up` does this on one machine; production runs API and workers apart.

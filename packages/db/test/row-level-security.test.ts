@@ -39,6 +39,8 @@ let t: TestDatabase;
 let A: Seeded;
 let B: Seeded;
 let tenantTables: string[];
+/** A user of no organization, for membership inserts (users are not a tenant table). */
+let intruderUserId: string;
 const extraHandles: DatabaseHandle[] = [];
 
 const ctx = (organizationId: string): ServiceContext => ({ db: t.app.db, organizationId, actor: {} });
@@ -59,6 +61,8 @@ async function seedOrg(name: string): Promise<Seeded> {
     ctx: ctx(org.id),
     input: { email: `owner@${name.toLowerCase()}.test`, password: 'correct horse battery', role: 'admin' },
   });
+  await t.admin`insert into invitations (id, organization_id, email, role, token_hash, expires_at)
+    values (${randomUUID()}, ${org.id}, ${`invitee@${name.toLowerCase()}.test`}, 'viewer', ${randomUUID()}, now() + interval '1 day')`;
   await claimIdempotencyKey(ctx(org.id), {
     key: `idem-${name}`,
     method: 'POST',
@@ -101,9 +105,12 @@ function insertRow(table: string, orgId: string) {
   switch (table) {
     case 'organizations':
       return sql`insert into organizations (id, name) values (${orgId}, 'Intruder')`;
-    case 'users':
-      return sql`insert into users (id, organization_id, email, password_hash)
-                 values (${id}, ${orgId}, ${`${id}@intruder.test`}, 'x')`;
+    case 'memberships':
+      return sql`insert into memberships (id, organization_id, user_id, role)
+                 values (${id}, ${orgId}, ${intruderUserId}, 'admin')`;
+    case 'invitations':
+      return sql`insert into invitations (id, organization_id, email, role, token_hash, expires_at)
+                 values (${id}, ${orgId}, 'intruder@x.test', 'admin', ${id}, now() + interval '1 day')`;
     case 'api_keys':
       return sql`insert into api_keys (id, organization_id, name, key_hash, key_hint, permissions)
                  values (${id}, ${orgId}, 'intruder', ${id}, 'weft_…', ${'{*}'})`;
@@ -124,7 +131,8 @@ function insertRow(table: string, orgId: string) {
 /** A harmless UPDATE that would touch every row of `orgId` in `table` (audit_logs has no UPDATE grant). */
 const MUTABLE_COLUMN: Record<string, string> = {
   organizations: 'name',
-  users: 'name',
+  memberships: 'role',
+  invitations: 'email',
   api_keys: 'name',
   workflows: 'name',
   idempotency_keys: 'path',
@@ -146,6 +154,8 @@ beforeAll(async () => {
   t = await createTestDatabase();
   A = await seedOrg('Acme');
   B = await seedOrg('Globex');
+  intruderUserId = randomUUID();
+  await t.admin`insert into users (id, email, password_hash) values (${intruderUserId}, 'intruder@x.test', 'x')`;
   tenantTables = (await tenantTableStatus(t.admin)).map((s) => s.table);
 });
 
@@ -235,7 +245,8 @@ describe("with organization A's setting", () => {
       const checks = [
         sql`select * from workflows where id = ${B.workflowId}`,
         sql`select * from api_keys where id = ${B.apiKeyId}`,
-        sql`select * from users where id = ${B.userId}`,
+        sql`select * from memberships where user_id = ${B.userId}`,
+        sql`select * from invitations where organization_id = ${B.id}`,
         sql`select * from organizations where id = ${B.id}`,
         sql`select * from audit_logs where organization_id = ${B.id}`,
         sql`select * from idempotency_keys where organization_id = ${B.id}`,
@@ -403,7 +414,7 @@ describe('pooled connections', () => {
                 select organization_id as org from workflows
                 union all select organization_id from api_keys
                 union all select organization_id from audit_logs
-                union all select organization_id from users
+                union all select organization_id from memberships
                 union all select id from organizations`);
               expect(seen.length).toBeGreaterThan(0);
               for (const row of seen) expect(row.org).toBe(orgId);
@@ -577,10 +588,10 @@ describe('weft_authenticate_api_key', () => {
     expect((await authenticateApiKey(t.app.db, B.key, reserve(1, 1)))?.organizationId).toBe(B.id);
   });
 
-  it('weft_find_user_by_email finds a user case-insensitively, without an org setting', async () => {
-    const rows = await t.app.sql`select * from weft_find_user_by_email(${'OWNER@ACME.test'})`;
+  it("weft_user_memberships answers a user's own organizations and roles, without an org setting", async () => {
+    const rows = await t.app.sql`select * from weft_user_memberships(${A.userId})`;
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ user_id: A.userId, organization_id: A.id, role: 'admin' });
-    expect(await t.app.sql`select * from weft_find_user_by_email(${'nobody@acme.test'})`).toHaveLength(0);
+    expect(rows[0]).toMatchObject({ organization_id: A.id, role: 'admin' });
+    expect(await t.app.sql`select * from weft_user_memberships(${randomUUID()})`).toHaveLength(0);
   });
 });

@@ -82,7 +82,8 @@ export const KNOWN_TENANT_TABLES = [
   'api_keys',
   'audit_logs',
   'idempotency_keys',
+  'invitations',
+  'memberships',
   'organizations',
-  'users',
   'workflows',
 ] as const;

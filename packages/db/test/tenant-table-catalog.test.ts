@@ -123,15 +123,18 @@ describe('tenant table catalog', () => {
     // A new function that looks across organizations must be reviewed and added here.
     expect(rows.map((r) => r.name)).toEqual([
       'weft_authenticate_api_key',
+      'weft_authenticate_session',
+      'weft_count_request',
       'weft_execution_organization',
       'weft_find_chat_module',
       'weft_find_gateway_chat_module',
       'weft_find_hook',
-      'weft_find_user_by_email',
+      'weft_find_invitation',
       'weft_list_cloud_chat_modules',
       'weft_list_inline_secret_candidates',
       'weft_list_timed_workflows',
       'weft_list_unstarted_deliveries',
+      'weft_user_memberships',
     ]);
     for (const r of rows) {
       expect(r.config ?? [], r.name).toContainEqual(expect.stringMatching(/^search_path=/));

@@ -1,3 +1,4 @@
+export * from './accounts';
 export * from './api-keys/authenticate';
 export * from './api-keys/create';
 export * from './api-keys/key-format';

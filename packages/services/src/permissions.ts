@@ -21,6 +21,8 @@ export const PERMISSIONS = [
   'modules.manage',
   'settings.view',
   'settings.manage',
+  'users.view',
+  'users.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -14,6 +14,10 @@ export interface TestApiOptions {
   /** Where the chat providers are: local fakes (CHAT_CLOUD_BASE_URL, CHAT_GATEWAY_BASE_URL). */
   chatCloudBaseUrl?: string;
   chatGatewayBaseUrl?: string;
+  /** Further environment (sign-in settings, TRUST_PROXY_HOPS ...). */
+  env?: Partial<Parameters<typeof createApp>[0]['env']>;
+  /** Receives sign-in links no e-mail module could send (reset, invitations). */
+  logLink?: (purpose: string, to: string, url: string) => void;
 }
 
 export interface TestApi {
@@ -46,7 +50,9 @@ export async function createTestApi(options: TestApiOptions = {}): Promise<TestA
       TRUST_PROXY_HOPS: 0,
       ...(options.chatCloudBaseUrl ? { CHAT_CLOUD_BASE_URL: options.chatCloudBaseUrl } : {}),
       ...(options.chatGatewayBaseUrl ? { CHAT_GATEWAY_BASE_URL: options.chatGatewayBaseUrl } : {}),
+      ...options.env,
     },
+    logLink: options.logLink ?? (() => {}),
     temporalReady: options.temporalReady ?? (async () => true),
     appKey: randomBytes(32),
     ssrfAllowlist: options.ssrfAllowlist ?? [],

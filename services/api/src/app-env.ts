@@ -1,12 +1,17 @@
 import type { Caller } from '@weft/db';
-import type { ExecutionEngine, SecretBox, ServiceContext } from '@weft/services';
+import type { AccountsDeps, ExecutionEngine, SecretBox, ServiceContext, WebSession } from '@weft/services';
 import type { KnownKey } from './auth/api-key-cache';
 
 /** Per-request values set by middleware and read by handlers. */
 export interface AppEnv {
   Variables: {
-    /** The key's organization and permissions, possibly from the cache (see `caller`). */
-    auth: KnownKey;
+    /**
+     * Who is calling: an API key (organization and permissions possibly from the cache, see `caller`)
+     * or a browser session (`userId` set, `apiKeyId` empty, permissions from the user's role).
+     */
+    auth: KnownKey & { userId?: string };
+    /** The browser session, for requests signed in with the session cookie. */
+    session?: WebSession;
     /** What PostgreSQL re-checks about the key during the request (packages/db/src/caller.ts). */
     caller: Caller;
     /** Drops the key's cache entry (its permissions proved stale). */
@@ -18,5 +23,9 @@ export interface AppEnv {
     siteUrl: string;
     /** APP_KEY-derived encryption of stored secrets (credentials, hook and webhook secrets). */
     secrets: SecretBox;
+    /** Sign-in, sessions and account verbs (web users). */
+    accounts: AccountsDeps;
+    /** APP_KEY, for the sessions' CSRF tokens. */
+    appKey?: Uint8Array;
   };
 }

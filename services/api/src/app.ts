@@ -14,6 +14,7 @@ import {
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { Hono } from 'hono';
 import type { AppEnv } from './app-env';
+import { accountsDepsFrom, type WebEnv } from './auth/web-session';
 import { errorBody, handleError } from './error-handler';
 import { authenticate } from './middleware/authenticate';
 import { limitBodySize } from './middleware/body-size';
@@ -23,6 +24,8 @@ import { registerCreateApiKey } from './routes/api-keys/create';
 import { registerListApiKeys } from './routes/api-keys/list';
 import { registerRevokeApiKey } from './routes/api-keys/revoke';
 import { registerListAuditLogs } from './routes/audit-logs/list';
+import { registerAccountRoutes, registerPublicAuthRoutes } from './routes/auth';
+import { sameSiteOnly } from './routes/auth/shared';
 import { registerListChatTemplates } from './routes/chat-templates/list';
 import { registerSyncChatTemplates } from './routes/chat-templates/sync';
 import { registerChatWebhooks } from './routes/chat-webhooks';
@@ -70,7 +73,8 @@ export interface AppDeps {
         | 'CHAT_GATEWAY_BASE_URL'
         | 'CHAT_GATEWAY_CONTENT_BASE_URL'
       >
-    >;
+    > &
+    Partial<WebEnv>;
   /** Readiness probe of the Temporal frontend. */
   temporalReady: () => Promise<boolean>;
   /** Starts, retries and cancels executions (Temporal). Without one, execution routes answer 500. */
@@ -83,6 +87,8 @@ export interface AppDeps {
   /** SSRF_ALLOWLIST (parsed): private ranges outbound URLs may point to; empty by default. */
   ssrfAllowlist?: readonly string[];
   logError?: (error: unknown) => void;
+  /** Where sign-in links go when no e-mail module can send them (default: the server log). */
+  logLink?: (purpose: string, to: string, url: string) => void;
 }
 
 const unavailable = () =>
@@ -122,6 +128,27 @@ export function createApp(deps: AppDeps): Hono {
   v1.use('*', browserCors(deps.env.APP_URL));
   v1.use('*', limitBodySize(deps.env.MAX_BODY_BYTES));
   registerDocs(v1, deps.env.APP_URL);
+  const accounts = accountsDepsFrom(
+    {
+      db: deps.db,
+      secrets,
+      ssrfAllowlist: deps.ssrfAllowlist ?? [],
+      logLink: deps.logLink ?? ((purpose, to, url) => console.log(`[api] ${purpose} link for ${to}: ${url}`)),
+    },
+    deps.env,
+  );
+  v1.use('*', async (c, next) => {
+    c.set('engine', engine);
+    c.set('secrets', secrets);
+    c.set('accounts', accounts);
+    c.set('appKey', deps.appKey);
+    c.set('temporalUiUrl', deps.env.TEMPORAL_UI_URL ?? '');
+    c.set('siteUrl', deps.env.APP_URL);
+    await next();
+  });
+  v1.use('/auth/*', sameSiteOnly(deps.env.APP_URL));
+  v1.use('/auth/*', jsonBody);
+  registerPublicAuthRoutes(v1, deps.env.TRUST_PROXY_HOPS);
   v1.use(
     '*',
     authenticate({
@@ -129,16 +156,12 @@ export function createApp(deps: AppDeps): Hono {
       ratePerKey: deps.env.RATE_LIMIT_PER_KEY,
       ratePerOrg: deps.env.RATE_LIMIT_PER_ORG,
       trustedProxyHops: deps.env.TRUST_PROXY_HOPS,
+      sessionIdleMinutes: accounts.sessions.idleMinutes,
+      appKey: deps.appKey,
     }),
   );
   v1.use('*', jsonBody);
-  v1.use('*', async (c, next) => {
-    c.set('engine', engine);
-    c.set('secrets', secrets);
-    c.set('temporalUiUrl', deps.env.TEMPORAL_UI_URL ?? '');
-    c.set('siteUrl', deps.env.APP_URL);
-    await next();
-  });
+  registerAccountRoutes(v1);
 
   registerListWorkflows(v1);
   registerCreateWorkflow(v1);

@@ -50,7 +50,7 @@ export function errorResponses(...statuses: (404 | 409 | 422)[]) {
 
 export { json as jsonContent };
 
-export const security: Record<string, string[]>[] = [{ ApiKey: [] }, { Bearer: [] }];
+export const security: Record<string, string[]>[] = [{ ApiKey: [] }, { Bearer: [] }, { Session: [] }];
 
 export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
 

@@ -22,7 +22,7 @@ Usage:
   ./weft test                                 run every test suite
   ./weft migrate [--json]                     apply database migrations
   ./weft org create --name N [--json]
-  ./weft user create --org ORG_ID --email E --password P [--role admin|member] [--json]
+  ./weft user create --org ORG_ID --email E --password P [--role admin|editor|viewer] [--json]
   ./weft api-key create --org ORG_ID --name N --permissions a,b|* [--json]
   ./weft settings set --org ORG_ID --cart-inactivity-minutes N [--json]
   ./weft triggers reconcile [--json]         repair schedule/polling workflows' Temporal Schedules
@@ -63,7 +63,7 @@ async function main(argv: string[]): Promise<void> {
       org: { type: 'string' },
       email: { type: 'string' },
       password: { type: 'string' },
-      role: { type: 'string', default: 'member' },
+      role: { type: 'string', default: 'editor' },
       permissions: { type: 'string' },
       'cart-inactivity-minutes': { type: 'string' },
       workflows: { type: 'string', default: '10000' },
@@ -105,8 +105,8 @@ async function main(argv: string[]): Promise<void> {
     case 'org create':
       return orgCreateCommand({ name: required(values, 'name'), json });
     case 'user create': {
-      const role = values.role === 'admin' ? 'admin' : values.role === 'member' ? 'member' : undefined;
-      if (!role) throw new UsageError('--role must be admin or member');
+      const role = (['admin', 'editor', 'viewer', 'member'] as const).find((r) => r === values.role);
+      if (!role) throw new UsageError('--role must be admin, editor or viewer');
       return userCreateCommand({
         org: required(values, 'org'),
         email: required(values, 'email'),

@@ -1,7 +1,20 @@
 import { schema, type Tx } from '@weft/db';
 import type { ServiceContext } from '../context';
 
-export type AuditAction = 'created' | 'updated' | 'deleted' | 'revoked' | 'login' | 'logout';
+export type AuditAction =
+  | 'created'
+  | 'updated'
+  | 'deleted'
+  | 'revoked'
+  | 'login'
+  | 'login_failed'
+  | 'logout'
+  | 'two_factor_failed'
+  | 'two_factor_enabled'
+  | 'two_factor_disabled'
+  | 'password_changed'
+  | 'password_reset'
+  | 'sessions_ended';
 export type AuditEntity =
   | 'workflow'
   | 'api_key'
@@ -9,6 +22,8 @@ export type AuditEntity =
   | 'credential'
   | 'module'
   | 'user'
+  | 'invitation'
+  | 'membership'
   | 'organization'
   | 'settings';
 

@@ -1,6 +1,7 @@
-import { hash } from '@node-rs/argon2';
 import { postgresErrorCode, schema, UNIQUE_VIOLATION, withTenant } from '@weft/db';
 import { z } from 'zod';
+import { hashPassword, Password, type PasswordHasher } from '../accounts/passwords';
+import { ROLES } from '../accounts/roles';
 import { recordAudit } from '../audit-logs/record';
 import type { VerbArgs } from '../context';
 import { AppError } from '../errors';
@@ -8,34 +9,39 @@ import { StoredText } from '../text';
 
 export const CreateUserInput = z.object({
   email: StoredText.pipe(z.email().max(254)),
-  /** Minimum 8 (spec); at most 256 so hashing cannot be used to burn CPU. */
-  password: z.string().min(8, 'The password must be at least 8 characters.').max(256),
+  password: Password,
   name: StoredText.pipe(z.string().trim().max(200)).optional(),
-  role: z.enum(['admin', 'member']).default('member'),
+  /** `member` is the old name of `editor` (before roles were admin/editor/viewer). */
+  role: z
+    .enum([...ROLES, 'member'])
+    .default('editor')
+    .transform((r) => (r === 'member' ? 'editor' : r)),
 });
 export type CreateUserInput = z.input<typeof CreateUserInput>;
 
-export async function createUser({ ctx, input }: VerbArgs<CreateUserInput>) {
+/** `weft user create`: a user who can sign in, as a member of the context's organization. */
+export async function createUser({
+  ctx,
+  input,
+  hasher,
+}: VerbArgs<CreateUserInput> & { hasher?: PasswordHasher }) {
   const parsed = CreateUserInput.parse(input);
-  const passwordHash = await hash(parsed.password); // argon2id with the library's OWASP-level defaults
+  const passwordHash = await hashPassword(parsed.password, hasher);
   return withTenant(ctx.db, ctx.organizationId, async (tx) => {
     try {
       const [row] = await tx
         .insert(schema.users)
-        .values({
-          organizationId: ctx.organizationId,
-          email: parsed.email,
-          name: parsed.name ?? null,
-          passwordHash,
-          role: parsed.role,
-        })
+        .values({ email: parsed.email, name: parsed.name ?? null, passwordHash })
         .returning();
       if (!row) throw new Error('insert returned no row');
+      await tx
+        .insert(schema.memberships)
+        .values({ organizationId: ctx.organizationId, userId: row.id, role: parsed.role });
       const user = {
         id: row.id,
         email: row.email,
         name: row.name,
-        role: row.role,
+        role: parsed.role,
         created_at: row.createdAt.toISOString(),
       };
       await recordAudit(tx, ctx, {

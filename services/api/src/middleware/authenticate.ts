@@ -1,8 +1,9 @@
 import { bindCaller, type Caller, callerRefusal, confirmCaller, type Database } from '@weft/db';
-import { AppError } from '@weft/services';
+import { AppError, authenticateSession, csrfTokenFor, ROLE_PERMISSIONS, sameToken } from '@weft/services';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 import { ApiKeyGate } from '../auth/api-key-gate';
+import { CSRF_HEADER, sessionToken } from '../auth/web-session';
 import { clientIp } from './client-ip';
 
 export interface AuthOptions {
@@ -10,7 +11,13 @@ export interface AuthOptions {
   ratePerKey: number;
   ratePerOrg: number;
   trustedProxyHops: number;
+  /** SESSION_LIFETIME (minutes idle) for browser sessions. */
+  sessionIdleMinutes: number;
+  /** APP_KEY: the key the sessions' CSRF tokens derive from. */
+  appKey?: Uint8Array;
 }
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** `X-Api-Key: <key>` or `Authorization: Bearer <key>`. */
 function presentedKey(header: (name: string) => string | undefined): string | undefined {
@@ -38,8 +45,11 @@ export function authenticate(options: AuthOptions): MiddlewareHandler<AppEnv> {
   const gate = new ApiKeyGate(options.db, { perKey: options.ratePerKey, perOrg: options.ratePerOrg });
   return async (c, next) => {
     const key = presentedKey((name) => c.req.header(name));
-    if (!key)
+    if (!key) {
+      const token = sessionToken(c);
+      if (token !== undefined) return authenticateBrowser(c, next, token, options);
       throw new AppError('unauthenticated', 'An API key is required (X-Api-Key or Authorization: Bearer).');
+    }
     const admitted = await gate.admit(key);
     if (!admitted) throw invalidKey();
 
@@ -77,4 +87,47 @@ export function authenticate(options: AuthOptions): MiddlewareHandler<AppEnv> {
       });
     }
   };
+}
+
+/**
+ * A browser request: the session cookie, looked up in PostgreSQL on every request (one round trip
+ * that also checks the idle and absolute limits and reads the role), and on every state-changing
+ * request the session's CSRF token in X-CSRF-Token. The role's permissions then go through the
+ * same route guards as an API key's.
+ */
+async function authenticateBrowser(
+  c: Parameters<MiddlewareHandler<AppEnv>>[0],
+  next: () => Promise<void>,
+  token: string,
+  options: AuthOptions,
+) {
+  const session = await authenticateSession(options.db, token, options.sessionIdleMinutes);
+  if (!session || session.awaitingSecondFactor) {
+    throw new AppError('unauthenticated', 'Your session has ended; sign in again.');
+  }
+  if (!SAFE_METHODS.has(c.req.method)) {
+    const presented = c.req.header(CSRF_HEADER) ?? '';
+    if (!options.appKey || !sameToken(presented, csrfTokenFor(options.appKey, session.sessionId))) {
+      throw new AppError('forbidden', 'The CSRF token is missing or wrong; reload the page and try again.');
+    }
+  }
+  c.set('session', session);
+  if (!session.organizationId || !session.role) {
+    // Signed in but no longer a member anywhere: only the account routes (/me, sign-out) answer.
+    if (!/\/(me|auth\/logout)(\/|$)/.test(c.req.path)) {
+      throw new AppError('forbidden', 'You are not a member of any organization.');
+    }
+  }
+  const organizationId = session.organizationId ?? '';
+  const permissions = session.role ? [...ROLE_PERMISSIONS[session.role]] : [];
+  // Fresh from PostgreSQL: nothing to re-check later, so the database handle carries no caller.
+  c.set('auth', { apiKeyId: '', userId: session.userId, organizationId, permissions });
+  c.set('caller', { apiKeyId: '', organizationId, reliedOn: [], confirmed: true });
+  c.set('forgetCachedKey', () => {});
+  c.set('ctx', {
+    db: options.db,
+    organizationId,
+    actor: { userId: session.userId, ipAddress: clientIp(c, options.trustedProxyHops) },
+  });
+  await next();
 }

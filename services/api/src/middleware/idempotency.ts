@@ -25,7 +25,8 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
     throw validationError({ 'Idempotency-Key': ['must be 1-255 visible ASCII characters'] });
   }
   const ctx = c.get('ctx');
-  const caller = c.get('auth').apiKeyId;
+  const auth = c.get('auth');
+  const caller = auth.apiKeyId || `user:${auth.userId}`;
   const requestHash = fingerprintRequest(caller, c.req.method, c.req.path, await c.req.text());
   const claim = await claimIdempotencyKey(ctx, { key, method: c.req.method, path: c.req.path, requestHash });
   if (claim.kind === 'replay') {

@@ -15,7 +15,12 @@ export function requirePermission(permission: Permission) {
     const caller = c.get('caller');
     if (!hasPermission(c.get('auth').permissions, permission)) {
       if (caller.confirmed) {
-        throw new AppError('forbidden', `This API key lacks the permission ${permission}.`);
+        throw new AppError(
+          'forbidden',
+          c.get('session')
+            ? `Your role does not allow this (${permission}).`
+            : `This API key lacks the permission ${permission}.`,
+        );
       }
       // Throws CallerRefused (403, or 401 if the key is gone) unless the permission is held now.
       await confirmCaller(c.get('ctx').db, caller, [permission]).catch((error: unknown) => {

@@ -8,7 +8,7 @@ export async function userCreateCommand(options: {
   org: string;
   email: string;
   password: string;
-  role: 'admin' | 'member';
+  role: 'admin' | 'editor' | 'viewer' | 'member';
   json: boolean;
 }): Promise<void> {
   const env = loadCliEnv();

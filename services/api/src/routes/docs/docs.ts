@@ -22,6 +22,12 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, appUrl: string) {
     name: 'X-Api-Key',
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer' });
+  // The web app: the session cookie, plus X-CSRF-Token (from GET /me) on state-changing requests.
+  app.openAPIRegistry.registerComponent('securitySchemes', 'Session', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'weft_session',
+  });
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: {

@@ -1,0 +1,2 @@
+ALTER TABLE "users" DROP COLUMN "organization_id";--> statement-breakpoint
+ALTER TABLE "users" DROP COLUMN "role";

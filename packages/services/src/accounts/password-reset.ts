@@ -1,0 +1,111 @@
+import { schema } from '@weft/db';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { AppError } from '../errors';
+import { type AccountsDeps, auditAccountEvent, mailThroughModule, type RequestOrigin } from './deps';
+import { hashPassword, Password, verifyPassword } from './passwords';
+import { endUserSessions, userMemberships, type WebSession } from './sessions';
+import { findUserByEmail } from './sign-in';
+import { hashToken, newToken } from './tokens';
+
+export const RESET_TOKEN_MINUTES = 60;
+
+export const ForgotPasswordInput = z.object({
+  email: z.string().max(254),
+  captcha_token: z.string().max(4096).optional(),
+});
+export const ResetPasswordInput = z.object({ token: z.string().min(1).max(100), password: Password });
+export const ChangePasswordInput = z.object({
+  current_password: z.string().max(256),
+  new_password: Password,
+});
+
+/** The same answer whether the address is known or not. */
+export const RESET_REQUESTED = 'If an account uses that address, a reset link is on its way.';
+
+/**
+ * Starts a reset: a single-use token valid 60 minutes, stored hashed, e-mailed through the e-mail module
+ * of one of the user's organizations (or written to the server log when none has one). The mail is
+ * sent after the answer, so the answer takes as long for an unknown address as for a known one.
+ */
+export async function requestPasswordReset(deps: AccountsDeps, email: string): Promise<void> {
+  const user = await findUserByEmail(deps, email);
+  if (!user) return;
+  const token = newToken();
+  await deps.db.insert(schema.passwordResetTokens).values({
+    tokenHash: hashToken(token),
+    userId: user.id,
+    expiresAt: new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000),
+  });
+  const url = `${deps.siteUrl.replace(/\/$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
+  void (async () => {
+    const organizationIds = (await userMemberships(deps.db, user.id)).map((m) => m.organization_id);
+    const sent = await mailThroughModule(deps, organizationIds, {
+      to: user.email,
+      subject: 'Reset your Weft password',
+      text: `Someone asked to reset the password of your Weft account.\n\nOpen this link within ${RESET_TOKEN_MINUTES} minutes to choose a new one:\n${url}\n\nIf it was not you, ignore this e-mail.`,
+    });
+    if (!sent) deps.logLink?.('password reset', user.email, url);
+  })().catch((error: unknown) =>
+    deps.logLink?.('password reset (e-mail failed)', user.email, `${url} (${String(error)})`),
+  );
+}
+
+/** Uses a reset token once; every session of the user ends (whoever held them). */
+export async function resetPassword(
+  deps: AccountsDeps,
+  input: z.infer<typeof ResetPasswordInput>,
+  origin: RequestOrigin,
+) {
+  const passwordHash = await hashPassword(input.password, deps.hasher);
+  const [used] = await deps.db
+    .update(schema.passwordResetTokens)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(schema.passwordResetTokens.tokenHash, hashToken(input.token)),
+        isNull(schema.passwordResetTokens.usedAt),
+        sql`${schema.passwordResetTokens.expiresAt} > now()`,
+      ),
+    )
+    .returning({ userId: schema.passwordResetTokens.userId });
+  if (!used) {
+    throw new AppError('validation_error', 'This reset link is invalid or has expired.', {
+      token: ['This reset link is invalid or has expired; ask for a new one.'],
+    });
+  }
+  await deps.db.update(schema.users).set({ passwordHash }).where(eq(schema.users.id, used.userId));
+  await endUserSessions(deps.db, used.userId);
+  const organizationIds = (await userMemberships(deps.db, used.userId)).map((m) => m.organization_id);
+  await auditAccountEvent(deps.db, organizationIds, {
+    userId: used.userId,
+    origin,
+    action: 'password_reset',
+  });
+}
+
+/** A signed-in change: needs the current password; the user's other sessions end. */
+export async function changePassword(
+  deps: AccountsDeps,
+  session: WebSession,
+  input: z.infer<typeof ChangePasswordInput>,
+  origin: RequestOrigin,
+) {
+  const [user] = await deps.db.select().from(schema.users).where(eq(schema.users.id, session.userId));
+  if (!user || !(await verifyPassword(user.passwordHash, input.current_password))) {
+    throw new AppError('validation_error', 'The current password is incorrect.', {
+      current_password: ['The current password is incorrect.'],
+    });
+  }
+  const passwordHash = await hashPassword(input.new_password, deps.hasher);
+  await deps.db.update(schema.users).set({ passwordHash }).where(eq(schema.users.id, session.userId));
+  const ended = await endUserSessions(deps.db, session.userId, session.sessionId);
+  const organizationIds = (await userMemberships(deps.db, session.userId)).map((m) => m.organization_id);
+  await auditAccountEvent(deps.db, organizationIds, {
+    userId: session.userId,
+    origin,
+    action: 'password_changed',
+    newValues: { other_sessions_ended: ended },
+  });
+  return { other_sessions_ended: ended };
+}

@@ -1,0 +1,29 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import { admitAuthRequest, ResetPasswordInput, resetPassword } from '@weft/services';
+import type { AppEnv } from '../../app-env';
+import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
+import { Message, requestOrigin } from './shared';
+
+const route = createRoute({
+  method: 'post',
+  path: '/auth/reset-password',
+  tags: ['Sign-in'],
+  summary: 'Choose a new password with a reset link (single use, 60 minutes); every session ends',
+  operationId: 'resetPassword',
+  request: { body: { content: { 'application/json': { schema: ResetPasswordInput } }, required: true } },
+  responses: {
+    200: jsonContent(Message, 'Password changed'),
+    422: jsonContent(ErrorEnvelope, 'Invalid, used or expired link, or a too-short password'),
+    429: jsonContent(ErrorEnvelope, 'More than 5 requests a minute from this address; see Retry-After'),
+  },
+});
+
+export function registerResetPassword(app: OpenAPIHono<AppEnv>, trustedProxyHops: number) {
+  app.openapi(route, async (c) => {
+    const accounts = c.get('accounts');
+    const origin = requestOrigin(c, trustedProxyHops);
+    await admitAuthRequest(accounts.db, 'reset-password', origin.ipAddress ?? 'unknown');
+    await resetPassword(accounts, c.req.valid('json'), origin);
+    return c.json({ message: 'Your password was changed; sign in with it.' }, 200);
+  });
+}

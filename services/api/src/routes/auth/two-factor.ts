@@ -1,0 +1,51 @@
+import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
+import {
+  AppError,
+  admitAuthRequest,
+  authenticateSession,
+  completeSecondFactor,
+  csrfTokenFor,
+  SecondFactorInput,
+  sameToken,
+} from '@weft/services';
+import type { AppEnv } from '../../app-env';
+import { CSRF_HEADER, sessionToken } from '../../auth/web-session';
+import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
+import { answerSession, requestOrigin, SignedIn } from './shared';
+
+const route = createRoute({
+  method: 'post',
+  path: '/auth/login/two-factor',
+  tags: ['Sign-in'],
+  summary: 'Finish signing in with a TOTP code or a recovery code (a new session id is issued)',
+  operationId: 'loginTwoFactor',
+  request: { body: { content: { 'application/json': { schema: SecondFactorInput } }, required: true } },
+  responses: {
+    200: jsonContent(SignedIn, 'Signed in'),
+    401: jsonContent(ErrorEnvelope, 'No password step in progress (or it expired)'),
+    403: jsonContent(ErrorEnvelope, 'Missing or wrong CSRF token'),
+    422: jsonContent(ErrorEnvelope, 'The code is not valid'),
+    429: jsonContent(ErrorEnvelope, 'Too many attempts; see Retry-After'),
+  },
+});
+
+export function registerLoginTwoFactor(app: OpenAPIHono<AppEnv>, trustedProxyHops: number) {
+  app.openapi(route, async (c) => {
+    const accounts = c.get('accounts');
+    const origin = requestOrigin(c, trustedProxyHops);
+    await admitAuthRequest(accounts.db, 'two-factor', origin.ipAddress ?? 'unknown');
+    const token = sessionToken(c);
+    const pending = token
+      ? await authenticateSession(accounts.db, token, accounts.sessions.idleMinutes)
+      : null;
+    if (!pending?.awaitingSecondFactor) {
+      throw new AppError('unauthenticated', 'Enter your e-mail and password first.');
+    }
+    const appKey = c.get('appKey');
+    if (!appKey || !sameToken(c.req.header(CSRF_HEADER) ?? '', csrfTokenFor(appKey, pending.sessionId))) {
+      throw new AppError('forbidden', 'The CSRF token is missing or wrong; reload the page and try again.');
+    }
+    const { session } = await completeSecondFactor(accounts, pending, c.req.valid('json'), origin);
+    return answerSession(c, session, false, 200);
+  });
+}

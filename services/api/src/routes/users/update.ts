@@ -1,0 +1,29 @@
+import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { UpdateMemberInput, updateMember } from '@weft/services';
+import type { AppEnv } from '../../app-env';
+import { requirePermission } from '../../middleware/require-permission';
+import { errorResponses, IdParam, jsonContent, security } from '../../openapi-schemas';
+
+const route = createRoute({
+  method: 'patch',
+  path: '/users/{id}',
+  tags: ['Users'],
+  summary: "Change a member's role (the last admin stays admin)",
+  operationId: 'updateUser',
+  security,
+  middleware: [requirePermission('users.manage')] as const,
+  request: {
+    params: IdParam,
+    body: { content: { 'application/json': { schema: UpdateMemberInput } }, required: true },
+  },
+  responses: {
+    200: jsonContent(z.object({ id: z.string(), role: z.enum(['admin', 'editor', 'viewer']) }), 'Updated'),
+    ...errorResponses(404, 409, 422),
+  },
+});
+
+export function registerUpdateUser(app: OpenAPIHono<AppEnv>) {
+  app.openapi(route, async (c) =>
+    c.json(await updateMember(c.get('ctx'), c.req.valid('param').id, c.req.valid('json')), 200),
+  );
+}
