@@ -68,6 +68,8 @@ const webAccounts = {
   RECAPTCHA_SECRET: optionalString,
   /** Overrides the provider's siteverify URL (tests point it at a local fake). */
   CAPTCHA_VERIFY_URL: z.url().optional(),
+  /** Overrides the provider's widget script (tests serve a local fake widget). */
+  CAPTCHA_SCRIPT_URL: z.url().optional(),
 };
 
 export const ApiEnv = z.object({

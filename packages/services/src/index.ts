@@ -1,5 +1,7 @@
 export * from './accounts';
 export * from './api-keys/authenticate';
+export * from './chat/conversations';
+export * from './dashboard/summary';
 export * from './api-keys/create';
 export * from './api-keys/key-format';
 export * from './api-keys/list';

@@ -26,10 +26,12 @@ import { registerRevokeApiKey } from './routes/api-keys/revoke';
 import { registerListAuditLogs } from './routes/audit-logs/list';
 import { registerAccountRoutes, registerPublicAuthRoutes } from './routes/auth';
 import { sameSiteOnly } from './routes/auth/shared';
+import { registerListChatConversations } from './routes/chat-conversations/list';
 import { registerListChatTemplates } from './routes/chat-templates/list';
 import { registerSyncChatTemplates } from './routes/chat-templates/sync';
 import { registerChatWebhooks } from './routes/chat-webhooks';
 import { registerCredentialRoutes } from './routes/credentials';
+import { registerDashboard } from './routes/dashboard/summary';
 import { registerDocs } from './routes/docs/docs';
 import { registerListEventTypes } from './routes/event-types/list';
 import { registerPublishEvent } from './routes/events/publish';
@@ -207,6 +209,8 @@ export function createApp(deps: AppDeps): Hono {
     },
   });
   registerListChatTemplates(v1);
+  registerListChatConversations(v1);
+  registerDashboard(v1);
   registerSyncChatTemplates(v1, providers);
 
   const app = new Hono();

@@ -7,6 +7,8 @@ export interface CaptchaSettings {
   secret: string;
   /** CAPTCHA_VERIFY_URL, for tests; otherwise the provider's siteverify endpoint. */
   verifyUrl?: string;
+  /** The widget's script, for the sign-in pages. */
+  scriptUrl?: string;
 }
 
 const VERIFY_URLS = {

@@ -1,20 +1,22 @@
 import { schema, type Tx } from '@weft/db';
 import type { ServiceContext } from '../context';
 
-export type AuditAction =
-  | 'created'
-  | 'updated'
-  | 'deleted'
-  | 'revoked'
-  | 'login'
-  | 'login_failed'
-  | 'logout'
-  | 'two_factor_failed'
-  | 'two_factor_enabled'
-  | 'two_factor_disabled'
-  | 'password_changed'
-  | 'password_reset'
-  | 'sessions_ended';
+export const AUDIT_ACTIONS = [
+  'created',
+  'updated',
+  'deleted',
+  'revoked',
+  'login',
+  'login_failed',
+  'logout',
+  'two_factor_failed',
+  'two_factor_enabled',
+  'two_factor_disabled',
+  'password_changed',
+  'password_reset',
+  'sessions_ended',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export type AuditEntity =
   | 'workflow'
   | 'api_key'

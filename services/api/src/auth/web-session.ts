@@ -23,6 +23,7 @@ export type WebEnv = Pick<
   | 'RECAPTCHA_SITE_KEY'
   | 'RECAPTCHA_SECRET'
   | 'CAPTCHA_VERIFY_URL'
+  | 'CAPTCHA_SCRIPT_URL'
 >;
 
 /** Captcha settings from the environment; a switched-on captcha without its keys stops start-up. */
@@ -35,7 +36,12 @@ export function captchaSettings(env: Partial<WebEnv>): CaptchaSettings | undefin
     const prefix = provider.toUpperCase();
     throw new Error(`CAPTCHA_ENABLED needs ${prefix}_SITE_KEY and ${prefix}_SECRET.`);
   }
-  return { provider, siteKey, secret, verifyUrl: env.CAPTCHA_VERIFY_URL };
+  const scriptUrl =
+    env.CAPTCHA_SCRIPT_URL ??
+    (provider === 'hcaptcha'
+      ? 'https://js.hcaptcha.com/1/api.js?render=explicit'
+      : `https://www.google.com/recaptcha/api.js?render=${encodeURIComponent(siteKey)}`);
+  return { provider, siteKey, secret, verifyUrl: env.CAPTCHA_VERIFY_URL, scriptUrl };
 }
 
 export function accountsDepsFrom(

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { listAuditLogs, pageQuery, paginate, StoredText } from '@weft/services';
+import { AUDIT_ACTIONS, listAuditLogs, pageQuery, paginate, StoredText } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, jsonContent, paginated, security } from '../../openapi-schemas';
@@ -31,7 +31,13 @@ const route = createRoute({
       ...pageQuery(25, 100),
       user_id: z.uuid().optional(),
       action: z
-        .enum(['created', 'updated', 'deleted', 'revoked', 'create', 'update', 'delete', 'revoke'])
+        .enum([
+          ...AUDIT_ACTIONS,
+          'create',
+          'update',
+          'delete',
+          'revoke',
+        ])
         .optional(),
       entity_type: StoredText.pipe(z.string().max(64)).optional(),
       from: z.iso.datetime({ offset: true }).optional(),

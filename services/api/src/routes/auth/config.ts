@@ -9,7 +9,9 @@ export const AuthConfig = z
       .boolean()
       .openapi({ description: 'No user exists yet: the installation wizard is open.' }),
     registration_enabled: z.boolean(),
-    captcha: z.object({ provider: z.enum(['hcaptcha', 'recaptcha']), site_key: z.string() }).nullable(),
+    captcha: z
+      .object({ provider: z.enum(['hcaptcha', 'recaptcha']), site_key: z.string(), script_url: z.string() })
+      .nullable(),
   })
   .openapi('AuthConfig');
 
@@ -30,7 +32,11 @@ export function registerAuthConfig(app: OpenAPIHono<AppEnv>) {
         installation_open: await installationOpen(accounts.db),
         registration_enabled: accounts.registrationEnabled,
         captcha: accounts.captcha
-          ? { provider: accounts.captcha.provider, site_key: accounts.captcha.siteKey }
+          ? {
+              provider: accounts.captcha.provider,
+              site_key: accounts.captcha.siteKey,
+              script_url: accounts.captcha.scriptUrl ?? '',
+            }
           : null,
       },
       200,
