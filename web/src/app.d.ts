@@ -2,4 +2,5 @@
 declare global {
   namespace App {}
 }
+
 export {};

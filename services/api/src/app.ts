@@ -39,6 +39,8 @@ import { registerCancelExecution } from './routes/executions/cancel';
 import { registerGetExecution } from './routes/executions/get';
 import { registerListExecutions } from './routes/executions/list';
 import { registerRetryExecution } from './routes/executions/retry';
+import { registerListCredentialTypes } from './routes/forms/credential-types';
+import { registerListModuleTypes } from './routes/forms/module-types';
 import { registerHealthz } from './routes/health/healthz';
 import { registerReadyz } from './routes/health/readyz';
 import { registerReceiveHook } from './routes/hooks/receive';
@@ -211,6 +213,8 @@ export function createApp(deps: AppDeps): Hono {
   registerListChatTemplates(v1);
   registerListChatConversations(v1);
   registerDashboard(v1);
+  registerListCredentialTypes(v1);
+  registerListModuleTypes(v1);
   registerSyncChatTemplates(v1, providers);
 
   const app = new Hono();

@@ -7,6 +7,7 @@ import { createTemporalEngine, type TemporalEngine } from '@weft/temporal/engine
 import { startWorkerRuntime } from '@weft/worker/run-worker';
 import { createApp } from './app';
 import { createHttpServer } from './server';
+import { loadWebHandler } from './web-handler';
 
 const env = loadEnv(ApiEnv, process.env);
 if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required for the API server (weft up sets it).');
@@ -66,7 +67,9 @@ const app = createApp({
   appKey: env.APP_KEY,
   ssrfAllowlist: parseAllowlist(env.SSRF_ALLOWLIST),
 });
-const server = createHttpServer(app);
+const web = await loadWebHandler();
+if (!web) console.warn('[api] web/build is missing: the web app is not served (weft up builds it)');
+const server = createHttpServer(app, web);
 server.keepAliveTimeout = 65_000;
 server.listen(env.PORT, () => console.log(`[api] listening on ${env.APP_URL} (port ${env.PORT})`));
 

@@ -6,7 +6,7 @@ const API_PATHS = /^\/(api(\/|$)|healthz$|readyz$)/;
 
 /**
  * One origin for everything: a plain Node HTTP server sends `/api*`, `/healthz` and `/readyz` to
- * the Hono app and every other path to the web app (the SvelteKit handler, once it exists).
+ * the Hono app and every other path to the web app (adapter-node's handler from web/build).
  */
 export function createHttpServer(app: Hono, web?: RequestListener): Server {
   const api = getRequestListener(app.fetch);
@@ -22,7 +22,7 @@ export function createHttpServer(app: Hono, web?: RequestListener): Server {
     }
     res.writeHead(pathname === '/' ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8' });
     res.end(
-      '<!doctype html><title>Weft</title><h1>Weft</h1><p>The API is at <a href="/api/v1/docs">/api/v1/docs</a>.</p>',
+      '<!doctype html><title>Weft</title><h1>Weft</h1><p>The web app is not built: run <code>./weft up</code>. The API is at <a href="/api/v1/docs">/api/v1/docs</a>.</p>',
     );
   });
 }

@@ -1,4 +1,4 @@
-import { ApiFailure, type ApiError } from '$api/client';
+import { type ApiError, ApiFailure } from '$api/client';
 
 /**
  * A form's sending state: busy while a call runs, and the API's envelope when it fails, so the page

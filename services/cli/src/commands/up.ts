@@ -5,6 +5,7 @@ import { runStep, spawnService, stopChild, waitForHttp } from '../children';
 import { moveInlineSecretsOf, openDatabase } from '../database';
 import { layoutServices } from '../process-layout';
 import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
+import { ensureWebBuild } from '../web-build';
 
 const log = (line: string) => process.stderr.write(`[weft] ${line}\n`);
 
@@ -81,6 +82,7 @@ export async function upCommand(): Promise<void> {
       temporalUi = `http://localhost:${env.TEMPORAL_UI_PORT}`;
     }
 
+    await ensureWebBuild(PROJECT_ROOT, log);
     const bundlePath = dataPath(env, 'workflow-bundle.js');
     await runStep(path.join(PROJECT_ROOT, 'services/worker/src/build-bundle.ts'), [bundlePath]);
     const serviceEnv = {
@@ -109,6 +111,12 @@ export async function upCommand(): Promise<void> {
     await waitForHttp(`${local}/readyz`, 120_000, () => children.every((c) => c.exitCode === null));
 
     const app = env.APP_URL.replace(/\/$/, '');
+    const config = (await fetch(`${local}/api/v1/auth/config`)
+      .then((r) => r.json())
+      .catch(() => ({}))) as { installation_open?: boolean };
+    const wizard = config.installation_open
+      ? ['', `First start: create the first organization and admin at ${app}/setup`]
+      : [];
     process.stdout.write(
       [
         '',
@@ -117,8 +125,9 @@ export async function upCommand(): Promise<void> {
         `  API:         ${app}/api/v1`,
         `  API docs:    ${app}/api/v1/docs`,
         `  Temporal UI: ${temporalUi}`,
+        ...wizard,
         '',
-        'Create an organization and an API key in another terminal:',
+        'Or, for API clients, create an organization and an API key in another terminal:',
         '  ./weft org create --name "My org"',
         '  ./weft api-key create --org <org id> --name admin --permissions "*"',
         '',

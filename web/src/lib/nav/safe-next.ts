@@ -3,7 +3,7 @@
  * `https://…` and anything that is not a plain path fall back to the dashboard (no open redirect).
  */
 export function safeNext(next: string | null | undefined): string {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
+  if (!next?.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
   try {
     const url = new URL(next, 'http://weft.invalid');
     if (url.origin !== 'http://weft.invalid') return '/';

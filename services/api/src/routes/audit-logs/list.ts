@@ -30,15 +30,7 @@ const route = createRoute({
     query: z.object({
       ...pageQuery(25, 100),
       user_id: z.uuid().optional(),
-      action: z
-        .enum([
-          ...AUDIT_ACTIONS,
-          'create',
-          'update',
-          'delete',
-          'revoke',
-        ])
-        .optional(),
+      action: z.enum([...AUDIT_ACTIONS, 'create', 'update', 'delete', 'revoke']).optional(),
       entity_type: StoredText.pipe(z.string().max(64)).optional(),
       from: z.iso.datetime({ offset: true }).optional(),
       to: z.iso.datetime({ offset: true }).optional(),

@@ -7,7 +7,9 @@ import { errorResponses, jsonContent, paginated, security } from '../../openapi-
 const Conversation = z
   .object({
     id: z.string(),
-    phone_hash: z.string().openapi({ description: 'SHA-256 of the E.164 number; the number is never stored.' }),
+    phone_hash: z
+      .string()
+      .openapi({ description: 'SHA-256 of the E.164 number; the number is never stored.' }),
     last_inbound_at: z.string(),
     window_expires_at: z.string(),
     window_open: z.boolean().openapi({ description: 'Free-form text may be sent (24-hour window).' }),
@@ -23,7 +25,10 @@ const route = createRoute({
   security,
   middleware: [requirePermission('modules.view')] as const,
   request: { query: z.object(pageQuery(25, 100)) },
-  responses: { 200: jsonContent(paginated(Conversation, 'ChatConversationList'), 'Conversations'), ...errorResponses(422) },
+  responses: {
+    200: jsonContent(paginated(Conversation, 'ChatConversationList'), 'Conversations'),
+    ...errorResponses(422),
+  },
 });
 
 export function registerListChatConversations(app: OpenAPIHono<AppEnv>) {

@@ -6,6 +6,7 @@ import { registerDeleteWebhook } from './delete';
 import { registerGetWebhook } from './get';
 import { registerListWebhooks } from './list';
 import { registerListWebhookDeliveries } from './list-deliveries';
+import { registerSendWebhookTest } from './send-test';
 import { registerUpdateWebhook } from './update';
 
 /** The outbound webhook routes: CRUD plus the delivery log. */
@@ -16,4 +17,5 @@ export function registerWebhookRoutes(app: OpenAPIHono<AppEnv>, deps: WebhookDep
   registerUpdateWebhook(app, deps);
   registerDeleteWebhook(app);
   registerListWebhookDeliveries(app);
+  registerSendWebhookTest(app);
 }

@@ -1,0 +1,49 @@
+import type { components, paths } from '$api/schema';
+
+export type Workflow = components['schemas']['Workflow'];
+export type WorkflowInput = paths['/workflows']['post']['requestBody']['content']['application/json'];
+
+/** A fetched workflow as the body PUT/POST take (the read-only fields dropped). */
+export function toWorkflowInput(workflow: Workflow, changes: Partial<WorkflowInput> = {}): WorkflowInput {
+  return {
+    name: workflow.name,
+    description: workflow.description,
+    trigger_type: workflow.trigger_type,
+    trigger_config: workflow.trigger_config,
+    status: workflow.status as WorkflowInput['status'],
+    nodes: workflow.nodes as WorkflowInput['nodes'],
+    edges: workflow.edges as WorkflowInput['edges'],
+    ...changes,
+  };
+}
+
+/** The exported file: the workflow's definition, importable here or on another installation. */
+export function exportWorkflow(workflow: Workflow) {
+  const { status: _status, ...definition } = toWorkflowInput(workflow);
+  const blob = new Blob([`${JSON.stringify({ weft_workflow: 1, ...definition }, null, 2)}\n`], {
+    type: 'application/json',
+  });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${workflow.name.replace(/[^\w.-]+/g, '-').slice(0, 80) || 'workflow'}.json`;
+  a.click();
+  URL.revokeObjectURL(url);
+}
+
+/** Reads an exported file back into a create body (imported as a draft). */
+export function parseWorkflowFile(text: string): WorkflowInput {
+  const parsed = JSON.parse(text) as Partial<WorkflowInput> & { weft_workflow?: number };
+  if (
+    typeof parsed !== 'object' ||
+    parsed === null ||
+    typeof parsed.name !== 'string' ||
+    typeof parsed.trigger_type !== 'string'
+  ) {
+    throw new Error(
+      'This file is not an exported Weft workflow (it needs at least "name" and "trigger_type").',
+    );
+  }
+  const { weft_workflow: _version, ...definition } = parsed;
+  return { ...(definition as WorkflowInput), status: 'draft' };
+}
