@@ -43,12 +43,15 @@ export async function newContext(
   options: { width?: keyof typeof WIDTHS; dark?: boolean } = {},
 ): Promise<BrowserContext> {
   clientSeq++;
-  return browser.newContext({
+  const context = await browser.newContext({
     baseURL,
     viewport: WIDTHS[options.width ?? 'wide'],
     colorScheme: options.dark ? 'dark' : 'light',
     extraHTTPHeaders: { 'X-Forwarded-For': `203.0.113.${clientSeq % 250}` },
   });
+  // Fail with Playwright's own message (what it waited for) well before the test's timeout.
+  context.setDefaultTimeout(8_000);
+  return context;
 }
 
 /** axe-core on the page: no serious or critical WCAG 2.2 AA violation. */

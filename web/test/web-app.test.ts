@@ -6,11 +6,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type CountingServer,
+  chain,
   createStack,
+  httpPost,
   type ServiceProcess,
   type Stack,
   spawnService,
   startCountingServer,
+  transform,
 } from '../../temporal/test/support';
 import { expectAccessible, launchBrowser, newContext, screenshot } from './browser';
 
@@ -64,14 +67,32 @@ async function signIn(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-async function adminPage(): Promise<Page> {
-  const context = await newContext(browser, base);
-  const page = await context.newPage();
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await page.getByLabel('Code').fill(await code());
-  await page.getByRole('button', { name: 'Verify' }).click();
-  await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
-  return page;
+let adminState: Awaited<ReturnType<import('playwright-core').BrowserContext['storageState']>> | undefined;
+
+/**
+ * A page signed in as the admin. The first call signs in with a TOTP code (the next time step's:
+ * the current one was spent by the wizard test, and a code is never accepted twice); later calls
+ * reuse that session in a fresh browser context.
+ */
+async function adminPage(options: { width?: 'wide' | 'narrow'; dark?: boolean } = {}): Promise<Page> {
+  if (!adminState) {
+    const context = await newContext(browser, base);
+    const page = await context.newPage();
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.getByLabel('Code').fill(await code(1));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    adminState = await context.storageState();
+    await context.close();
+  }
+  const context = await browser.newContext({
+    baseURL: base,
+    storageState: adminState,
+    viewport: options.width === 'narrow' ? { width: 390, height: 844 } : { width: 1280, height: 900 },
+    colorScheme: options.dark ? 'dark' : 'light',
+  });
+  context.setDefaultTimeout(8_000);
+  return context.newPage();
 }
 
 describe('first start', () => {
@@ -165,6 +186,8 @@ describe('signing in', () => {
   it('shows one message for a wrong password and stops the 6th attempt in a minute', async () => {
     const context = await newContext(browser, base);
     const page = await context.newPage();
+    // The limit counts in fixed one-minute windows: start well inside one.
+    while (new Date().getSeconds() > 45) await new Promise((r) => setTimeout(r, 500));
     // A wrong password and an unknown address answer the same message.
     for (const email of [ADMIN.email, 'nobody@acme.test', ADMIN.email, 'nobody@acme.test', ADMIN.email]) {
       await signIn(page, email, 'wrong password');
@@ -182,5 +205,204 @@ describe('signing in', () => {
     expect(res.status()).toBe(429);
     expect(Number(res.headers()['retry-after'])).toBeGreaterThan(0);
     await context.close();
+  });
+});
+
+/** Text an attacker would like to run: every page must show it as text. */
+const XSS = '<img src=x onerror="window.__xss=1">';
+
+async function importWorkflow(page: Page, definition: Record<string, unknown>) {
+  await page.goto('/workflows');
+  await page.getByRole('heading', { name: 'Workflows' }).waitFor();
+  await page.locator('#import-file').setInputFiles({
+    name: 'workflow.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ weft_workflow: 1, ...definition })),
+  });
+  await page.waitForURL(/\/workflows\/[0-9a-f-]{36}$/);
+  return page.url().split('/').at(-1) as string;
+}
+
+describe('workflows and executions', () => {
+  it('imports a workflow, runs it with input and watches the execution finish; names and outputs stay text', async () => {
+    const page = await adminPage();
+    const id = await importWorkflow(page, {
+      name: `Greeter ${XSS}`,
+      trigger_type: 'manual',
+      nodes: [{ ...transform('greet', { greeting: 'Hello {{trigger.name}}' }), name: `Say hi ${XSS}` }],
+      edges: [],
+    });
+    await page.getByRole('heading', { name: `Greeter ${XSS}` }).waitFor();
+    await page.getByText(`Say hi ${XSS}`).waitFor();
+    await expectAccessible(page, 'workflow detail');
+    await page.getByLabel('Input (JSON)').fill('not json');
+    await page.getByRole('button', { name: 'Run now' }).click();
+    await page.getByText(/Not valid JSON/).waitFor();
+    await page.getByLabel('Input (JSON)').fill(JSON.stringify({ name: XSS }));
+    await page.getByRole('button', { name: 'Run now' }).click();
+    await page.waitForURL(/\/executions\/[0-9a-f-]{36}$/);
+    await page.locator('.badge', { hasText: 'success' }).first().waitFor({ timeout: 30_000 });
+    await page.locator('details').evaluateAll((all) => {
+      for (const d of all) (d as HTMLDetailsElement).open = true;
+    });
+    await page.getByText('Hello <img src=x onerror=', { exact: false }).first().waitFor();
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+    await expectAccessible(page, 'execution detail');
+    const [row] = await stack.db.admin`select count(*)::int as n from executions where workflow_id = ${id}`;
+    expect(row?.n).toBe(1);
+    await page.context().close();
+  });
+
+  it('retries a failed execution from the failed step once the cause is fixed', {
+    timeout: 60_000,
+  }, async () => {
+    const page = await adminPage();
+    http.failing.add('/flaky');
+    await importWorkflow(page, {
+      name: 'Flaky call',
+      trigger_type: 'manual',
+      nodes: [
+        transform('first', { a: '1' }),
+        httpPost('call', `${http.baseUrl}/flaky`, { on_failure: 'abort' }),
+      ],
+      edges: chain('first', 'call'),
+    });
+    await page.getByRole('button', { name: 'Run now' }).click();
+    await page.waitForURL(/\/executions\//);
+    await page.getByRole('heading', { name: 'Flaky call' }).waitFor();
+    const failed = page.locator('header .badge', { hasText: 'failed' });
+    await failed.waitFor({ timeout: 20_000 }).catch(async (error: unknown) => {
+      const rows = await stack.db
+        .admin`select status, error from executions where workflow_name = 'Flaky call'`;
+      throw new Error(
+        `${String(error)}\nexecutions: ${JSON.stringify(rows)}; calls: ${http.byPath('/flaky')}`,
+      );
+    });
+    await screenshot(page, 'execution-failed-wide-light');
+    http.failing.delete('/flaky');
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await page.getByText(/Retrying from the failed step/).waitFor();
+    await page.locator('header .badge', { hasText: 'success' }).waitFor({ timeout: 30_000 });
+    // Retrying a successful execution is refused, and the page says why.
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(/Only a failed execution can be retried/)
+      .waitFor();
+    expect(http.byPath('/flaky')).toBe(2);
+    await page.context().close();
+  });
+
+  it('activating a workflow shows up as a field-level diff in the audit log', async () => {
+    const page = await adminPage();
+    await page.goto('/workflows');
+    await page.getByRole('button', { name: 'Activate Flaky call' }).click();
+    await page.getByText('Flaky call is now active.').waitFor();
+    await page.goto('/audit-logs');
+    const record = page.locator('.records li', { hasText: 'updated' }).first();
+    await record.waitFor();
+    const status = record.locator('tr', { hasText: 'status' });
+    expect(await status.locator('.before').textContent()).toBe('draft');
+    expect(await status.locator('.after').textContent()).toBe('active');
+    await expectAccessible(page, 'audit log');
+    await page.context().close();
+  });
+});
+
+describe('API keys', () => {
+  it('creates a key shown once with a copy button, and revokes it', async () => {
+    const page = await adminPage();
+    await page.goto('/api-keys');
+    await page.getByLabel('Name', { exact: true }).fill('billing sync');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = (await page.locator('.key code').textContent()) ?? '';
+    expect(key).toMatch(/^weft_/);
+    await page.getByRole('button', { name: 'Copy key' }).waitFor();
+    const ok = await page.request.get('/api/v1/workflows', { headers: { 'X-Api-Key': key } });
+    expect(ok.status()).toBe(200);
+    await expectAccessible(page, 'API keys');
+    await page.getByRole('button', { name: 'Revoke billing sync' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await page
+      .locator('tr', { hasText: 'billing sync' })
+      .getByText(/revoked/)
+      .waitFor();
+    const refused = await page.request.get('/api/v1/workflows', { headers: { 'X-Api-Key': key } });
+    expect(refused.status()).toBe(401);
+    await page.context().close();
+  });
+});
+
+describe('people and limits', () => {
+  it('an invited viewer joins, reads, and can change nothing', async () => {
+    const admin = await adminPage();
+    await admin.goto('/settings');
+    await admin.getByLabel('E-mail').fill('vic@acme.test');
+    await admin.getByLabel('Role', { exact: true }).selectOption('viewer');
+    await admin.getByRole('button', { name: 'Invite' }).click();
+    const link = (await admin.locator('.link code').textContent()) ?? '';
+    expect(link).toContain('/invite/');
+    await expectAccessible(admin, 'organization settings');
+
+    const context = await newContext(browser, base);
+    const viewer = await context.newPage();
+    await viewer.goto(new URL(link).pathname);
+    await viewer.getByText(/invited as/).waitFor();
+    await viewer.getByLabel('Your name').fill('Vic Viewer');
+    await viewer.getByLabel('Choose a password').fill('viewer password 1');
+    await viewer.getByRole('button', { name: 'Join' }).click();
+    await viewer.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const nav = await viewer.getByRole('navigation', { name: 'Main' }).textContent();
+    expect(nav).not.toContain('API keys');
+    expect(nav).not.toContain('Audit log');
+    await viewer.goto('/workflows');
+    await viewer.getByRole('link', { name: 'Flaky call' }).waitFor();
+    expect(await viewer.getByRole('button', { name: /Delete|Activate|Deactivate|Import/ }).count()).toBe(0);
+    // The API refuses what the page does not offer, CSRF token and all.
+    const csrf = await viewer.evaluate(
+      async () => ((await (await fetch('/api/v1/me')).json()) as { csrf_token: string }).csrf_token,
+    );
+    const refused = await viewer.request.post('/api/v1/workflows', {
+      headers: { 'X-CSRF-Token': csrf },
+      data: { name: 'nope', trigger_type: 'manual' },
+    });
+    expect(refused.status()).toBe(403);
+    // The link was single-use.
+    const again = await (await newContext(browser, base)).newPage();
+    await again.goto(new URL(link).pathname);
+    await again
+      .getByRole('alert')
+      .getByText(/invalid, used or expired/)
+      .waitFor();
+    await context.close();
+    await admin.context().close();
+  });
+
+  it('refuses a state-changing call without the CSRF token, and never shows another organization', async () => {
+    const page = await adminPage();
+    const before = await stack.db.admin`select count(*)::int as n from workflows`;
+    const noToken = await page.request.post('/api/v1/workflows', {
+      data: { name: 'csrf', trigger_type: 'manual' },
+    });
+    expect(noToken.status()).toBe(403);
+    const after = await stack.db.admin`select count(*)::int as n from workflows`;
+    expect(after[0]?.n).toBe(before[0]?.n);
+
+    const other = await stack.createOrg('Globex');
+    const res = await stack.request('POST', '/api/v1/workflows', {
+      key: other.key,
+      body: { name: 'Globex secret plan', trigger_type: 'manual' },
+    });
+    const theirs = ((await res.json()) as { id: string }).id;
+    await page.goto(`/workflows/${theirs}`);
+    await page
+      .getByRole('alert')
+      .getByText(/not found/i)
+      .waitFor();
+    await page.goto('/workflows');
+    await page.getByRole('link', { name: 'Flaky call' }).waitFor();
+    expect(await page.content()).not.toContain('Globex secret plan');
+    await page.context().close();
   });
 });
