@@ -6,6 +6,7 @@ import { benchApiCommand } from './bench/api';
 import { benchEngineCommand } from './bench/engine';
 import { benchModulesCommand } from './bench/modules';
 import { benchTriggersCommand } from './bench/triggers';
+import { benchWebCommand } from './bench/web';
 import { apiKeyCreateCommand } from './commands/api-key-create';
 import { migrateCommand } from './commands/migrate';
 import { orgCreateCommand } from './commands/org-create';
@@ -33,6 +34,7 @@ Usage:
                                               [--temporal-address HOST:PORT [--temporal-metrics-url URL] [--temporal-pid PID]]
   ./weft bench triggers [--deliveries 2000] [--concurrency 64] [--pollers 100] [--polls 4] [--schedules 200] [--minutes 5]
   ./weft bench modules [--sends 2000] [--concurrency 16]   chat sends through the message outbox
+  ./weft bench web [--rows 10000] [--runs 5]   the executions page's first load in chromium
 `;
 
 class UsageError extends Error {}
@@ -85,6 +87,8 @@ async function main(argv: string[]): Promise<void> {
       schedules: { type: 'string', default: '200' },
       minutes: { type: 'string', default: '5' },
       sends: { type: 'string', default: '2000' },
+      rows: { type: 'string', default: '10000' },
+      runs: { type: 'string', default: '5' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -163,6 +167,11 @@ async function main(argv: string[]): Promise<void> {
           .filter((n) => n > 0),
       });
       return;
+    case 'bench web':
+      return benchWebCommand({
+        executions: Number(values.rows),
+        runs: Number(values.runs),
+      });
     case 'bench modules':
       return benchModulesCommand({
         sends: Number(values.sends),

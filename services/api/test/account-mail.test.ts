@@ -1,0 +1,101 @@
+import type { AddressInfo } from 'node:net';
+import { createUser } from '@weft/services';
+import { createTestApi, type TestApi } from '@weft/testing';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Invitation and password-reset links go out through the organization's e-mail module (a local SMTP
+// server here); without one the invitation link is only answered to the admin and the reset link is
+// written to the server log.
+
+let api: TestApi;
+let smtp: SMTPServer;
+const received: { to: string[]; body: string }[] = [];
+const logged: string[] = [];
+let org: { organizationId: string; key: string };
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      let body = '';
+      stream.on('data', (d: Buffer) => (body += d.toString()));
+      stream.on('end', () => {
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), body });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  api = await createTestApi({
+    ssrfAllowlist: ['127.0.0.0/8'],
+    logLink: (_p, to, url) => logged.push(`${to} ${url}`),
+  });
+  org = await api.createOrg('Acme');
+}, 60_000);
+
+afterAll(async () => {
+  await api?.close();
+  await new Promise<void>((resolve) => smtp?.close(resolve));
+});
+
+/** The quoted-printable body of a message with its soft line breaks joined. */
+const plain = (body: string) => body.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+
+describe('sign-in links by e-mail', () => {
+  it('a user made by `weft user create` signs in; without an e-mail module the reset link goes to the log', async () => {
+    await createUser({
+      ctx: { db: api.db.app.db, organizationId: org.organizationId, actor: {} },
+      input: { email: 'cli@acme.test', password: 'made on the command line', role: 'member' },
+    });
+    const login = await api.request('POST', '/api/v1/auth/login', {
+      body: { email: 'cli@acme.test', password: 'made on the command line' },
+    });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.get('set-cookie')?.split(';')[0] ?? '';
+    const me = await api.request('GET', '/api/v1/me', { headers: { Cookie: cookie } });
+    expect(((await me.json()) as { organization: { role: string } }).organization.role).toBe('editor');
+
+    await api.request('POST', '/api/v1/auth/forgot-password', { body: { email: 'cli@acme.test' } });
+    await expect.poll(() => logged.length).toBe(1);
+    expect(logged[0]).toMatch(/^cli@acme\.test http:\/\/localhost:3000\/reset-password\?token=/);
+    expect(received).toHaveLength(0);
+  });
+
+  it('with the e-mail module set up, invitations and reset links are e-mailed', async () => {
+    const put = await api.request('PUT', '/api/v1/modules/email', {
+      key: org.key,
+      body: {
+        host: '127.0.0.1',
+        port: (smtp.server.address() as AddressInfo).port,
+        security: 'none',
+        allow_insecure: true,
+        from_email: 'weft@acme.test',
+      },
+    });
+    expect(put.status).toBe(200);
+    const invite = await api.request('POST', '/api/v1/invitations', {
+      key: org.key,
+      body: { email: 'new@acme.test', role: 'viewer' },
+    });
+    const created = (await invite.json()) as { emailed: boolean; invite_url: string };
+    expect(created.emailed).toBe(true);
+    expect(received.at(-1)?.to).toEqual(['new@acme.test']);
+    expect(plain(received.at(-1)?.body ?? '')).toContain(created.invite_url);
+
+    await api.request('POST', '/api/v1/auth/forgot-password', { body: { email: 'cli@acme.test' } });
+    await expect.poll(() => received.length).toBe(2);
+    expect(received[1]?.to).toEqual(['cli@acme.test']);
+    const link = /http:\/\/localhost:3000\/reset-password\?token=[\w%-]+/.exec(
+      plain(received[1]?.body ?? ''),
+    )?.[0];
+    expect(link).toBeTruthy();
+    const token = decodeURIComponent(new URL(link as string).searchParams.get('token') as string);
+    const reset = await api.request('POST', '/api/v1/auth/reset-password', {
+      body: { token, password: 'reset through the mail' },
+    });
+    expect(reset.status).toBe(200);
+    expect(logged).toHaveLength(1);
+  });
+});
