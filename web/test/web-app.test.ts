@@ -334,6 +334,37 @@ describe('API keys', () => {
   });
 });
 
+describe('outbound webhooks', () => {
+  it('creates a webhook (secret shown once), sends a test event and shows its delivery', {
+    timeout: 60_000,
+  }, async () => {
+    const page = await adminPage();
+    await page.goto('/webhooks');
+    await page.getByLabel('URL').fill('not a url');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.locator('#hook-url-error').waitFor();
+    await page.getByLabel('URL').fill(`${http.baseUrl}/hook`);
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    expect(await page.locator('.secret code').textContent()).toMatch(/^whsec_/);
+    await page.getByRole('link', { name: `${http.baseUrl}/hook` }).click();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByText(/webhook.test event is on its way/).waitFor();
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return page.locator('details', { hasText: 'webhook.test' }).locator('.badge').textContent();
+        },
+        { timeout: 20_000, interval: 1000 },
+      )
+      .toBe('succeeded');
+    expect(http.byPath('/hook')).toBe(1);
+    await expectAccessible(page, 'webhook detail');
+    await screenshot(page, 'webhook-wide-light');
+    await page.context().close();
+  });
+});
+
 describe('people and limits', () => {
   it('an invited viewer joins, reads, and can change nothing', async () => {
     const admin = await adminPage();

@@ -405,6 +405,45 @@ describe('roles', () => {
   });
 });
 
+describe('several organizations', () => {
+  it('an existing account joins a second organization by invitation and switches between them', async () => {
+    const second = await api.createOrg('Second');
+    await api.request('POST', '/api/v1/workflows', {
+      key: second.key,
+      body: { name: 'second org flow', trigger_type: 'manual', nodes: [], edges: [] },
+    });
+    const invite = await api.request('POST', '/api/v1/invitations', {
+      key: second.key,
+      body: { email: 'vic@example.test', role: 'editor' },
+    });
+    const url = ((await invite.json()) as { invite_url: string }).invite_url;
+    const token = decodeURIComponent(url.split('/invite/')[1] as string);
+    const b = new Browser();
+    const preview = await b.call('GET', `/auth/invitations/${token}`);
+    expect(preview.body.account_exists).toBe(true);
+    // An existing account proves it is theirs with its password.
+    expect(
+      (await b.call('POST', `/auth/invitations/${token}/accept`, { password: 'not it at all' })).status,
+    ).toBe(422);
+    expect(
+      (await b.call('POST', `/auth/invitations/${token}/accept`, { password: 'a long enough password' }))
+        .status,
+    ).toBe(200);
+    const me = await b.call('GET', '/me');
+    expect(me.body.organizations.map((o: { name: string }) => o.name).sort()).toEqual(['Acme', 'Second']);
+    expect(me.body.organization.name).toBe('Second');
+    expect(JSON.stringify((await b.call('GET', '/workflows')).body)).toContain('second org flow');
+
+    const acme = me.body.organizations.find((o: { name: string }) => o.name === 'Acme');
+    expect((await b.call('POST', '/me/organization', { organization_id: acme.id })).status).toBe(200);
+    const after = await b.call('GET', '/me');
+    expect(after.body.organization).toMatchObject({ name: 'Acme', role: 'editor' });
+    expect(JSON.stringify((await b.call('GET', '/workflows?per_page=100')).body)).not.toContain(
+      'second org flow',
+    );
+  });
+});
+
 describe('passwords', () => {
   it('a reset link works once within the hour and ends every session', async () => {
     const b = new Browser();
