@@ -1,15 +1,16 @@
-import type { paths } from '$api/schema';
+import { WEBHOOK_EVENTS as EVENT_NAMES } from '$api/enums';
 
-export type WebhookEventName =
-  paths['/webhooks']['post']['requestBody']['content']['application/json']['events'][number];
+export type WebhookEventName = (typeof EVENT_NAMES)[number];
 
-/** The events a webhook can subscribe to (DESIGN §8), with what each means. */
-export const WEBHOOK_EVENTS: { name: WebhookEventName; help: string }[] = [
-  { name: 'execution.completed', help: 'an execution finished successfully' },
-  { name: 'execution.failed', help: 'an execution failed' },
-  { name: 'execution.partial', help: 'an execution finished with some steps failed' },
-  { name: 'execution.waiting', help: 'an execution is waiting (delay or event)' },
-  { name: 'workflow.created', help: 'a workflow was created' },
-  { name: 'workflow.updated', help: 'a workflow was changed' },
-  { name: 'workflow.deleted', help: 'a workflow was deleted' },
-];
+const HELP: Record<WebhookEventName, string> = {
+  'execution.completed': 'an execution finished successfully',
+  'execution.failed': 'an execution failed',
+  'execution.partial': 'an execution finished with some steps failed',
+  'execution.waiting': 'an execution is waiting (delay or event)',
+  'workflow.created': 'a workflow was created',
+  'workflow.updated': 'a workflow was changed',
+  'workflow.deleted': 'a workflow was deleted',
+};
+
+/** The events a webhook can subscribe to (from the generated client), with what each means. */
+export const WEBHOOK_EVENTS = EVENT_NAMES.map((name) => ({ name, help: HELP[name] }));
