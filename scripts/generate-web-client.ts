@@ -40,7 +40,7 @@ const at = (value: unknown, ...keys: string[]): unknown =>
 
 /**
  * The value lists pages offer as choices, read from the document (the generated types hold only
- * their unions): permissions, audit actions, execution statuses, webhook events.
+ * their unions): permissions, audit actions, execution statuses, trigger types, webhook events.
  */
 export async function generateClientEnums(): Promise<string> {
   const doc = await openApiDocument();
@@ -56,6 +56,7 @@ export async function generateClientEnums(): Promise<string> {
     PERMISSIONS: at(body('/api-keys', 'post'), 'permissions', 'items', 'enum'),
     AUDIT_ACTIONS: query('/audit-logs', 'action'),
     EXECUTION_STATUSES: query('/executions', 'status'),
+    TRIGGER_TYPES: query('/workflows', 'trigger_type'),
     WEBHOOK_EVENTS: at(body('/webhooks', 'post'), 'events', 'items', 'enum'),
   };
   const lines = Object.entries(lists).map(([name, values]) => {

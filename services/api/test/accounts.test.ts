@@ -301,6 +301,11 @@ describe('two-factor', () => {
     await b.login(USER.email, USER.password);
     await b.call('POST', '/auth/login/two-factor', { recovery_code: recovery[1] });
     expect((await b.call('POST', '/me/two-factor/disable', { code: '999999' })).status).toBe(422);
+    // A recovery code as printed (17 characters with its dash) is accepted too; here one already
+    // used is refused as invalid, not as too long.
+    const used = await b.call('POST', '/me/two-factor/disable', { code: recovery[0] });
+    expect(used.status).toBe(422);
+    expect(used.body.error.fields.code).toEqual(['That code is not valid.']);
     expect((await b.call('GET', '/me')).body.two_factor_enabled).toBe(true);
     expect((await b.call('POST', '/me/two-factor/disable', { code: await totp(secret, 1) })).status).toBe(
       200,
@@ -402,6 +407,115 @@ describe('roles', () => {
     ).toBe(422);
     const list = await admin.call('GET', '/workflows?per_page=100');
     expect(JSON.stringify(list.body)).not.toContain('their secret flow');
+  });
+});
+
+describe('review fixes', () => {
+  it('a key holding users.manage cannot mint an admin or any role beyond its own permissions', async () => {
+    const [owner] = await api.db
+      .admin`select organization_id from memberships m join users u on u.id = m.user_id
+      where u.email = ${ADMIN.email}`;
+    const narrow = await api.keyFor(owner?.organization_id as string, ['users.manage', 'users.view']);
+    for (const role of ['admin', 'editor', 'viewer']) {
+      const res = await api.request('POST', '/api/v1/invitations', {
+        key: narrow,
+        body: { email: `${role}-escalation@example.test`, role },
+      });
+      expect(res.status, role).toBe(403);
+    }
+    const members = (await (await api.request('GET', '/api/v1/users', { key: narrow })).json()) as {
+      data: { id: string; email: string }[];
+    };
+    const ada = members.data.find((m) => m.email === ADMIN.email);
+    expect(
+      (await api.request('PATCH', `/api/v1/users/${ada?.id}`, { key: narrow, body: { role: 'viewer' } }))
+        .status,
+    ).toBe(403);
+    expect((await api.request('DELETE', `/api/v1/users/${ada?.id}`, { key: narrow })).status).toBe(403);
+    const [left] = await api.db
+      .admin`select count(*)::int as n from invitations where email like '%escalation%'`;
+    expect(left?.n).toBe(0);
+    const full = await api.keyFor(owner?.organization_id as string, ['*']);
+    expect(
+      (
+        await api.request('POST', '/api/v1/invitations', {
+          key: full,
+          body: { email: 'ok@example.test', role: 'admin' },
+        })
+      ).status,
+    ).toBe(201);
+  });
+
+  it('a half-signed-in session ends after 5 wrong codes, whatever the address', async () => {
+    const b = new Browser();
+    await b.login('tess@example.test', 'two factor passphrase');
+    // Two-factor was turned off above: turn it on again for this user.
+    const ok = await b.call('GET', '/me');
+    expect(ok.status).toBe(200);
+    const setup = await b.call('POST', '/me/two-factor/setup');
+    await b.call('POST', '/me/two-factor/confirm', { code: await totp(setup.body.secret, 1) });
+
+    const pending = new Browser();
+    await pending.login('tess@example.test', 'two factor passphrase');
+    for (let i = 0; i < 4; i++) {
+      const wrong = await pending.call(
+        'POST',
+        '/auth/login/two-factor',
+        { code: String(100000 + i) },
+        { 'X-Forwarded-For': newIp() },
+      );
+      expect(wrong.status).toBe(422);
+    }
+    const fifth = await pending.call(
+      'POST',
+      '/auth/login/two-factor',
+      { code: '999999' },
+      { 'X-Forwarded-For': newIp() },
+    );
+    expect(fifth.status).toBe(401);
+    const again = await pending.call('POST', '/auth/login/two-factor', {
+      code: await totp(setup.body.secret, 1),
+    });
+    expect(again.status).toBe(401); // the half session is gone: the password again
+
+    // A recovery code (17 characters) turns two-factor off.
+    const codes = (
+      await api.db
+        .admin`select cardinality(recovery_code_hashes) as n from users where email = 'tess@example.test'`
+    )[0];
+    expect(codes?.n).toBe(8);
+  });
+
+  it("signing in again ends the browser's previous session", async () => {
+    const b = new Browser();
+    await b.login(ADMIN.email, ADMIN.password);
+    const first = b.cookie;
+    await b.login(ADMIN.email, ADMIN.password);
+    const replay = new Browser();
+    replay.cookie = first;
+    expect((await replay.call('GET', '/me')).status).toBe(401);
+    expect((await b.call('GET', '/me')).status).toBe(200);
+  });
+
+  it('browser sessions are held to RATE_LIMIT_PER_KEY a minute per user', async () => {
+    const limited = await createTestApi({ ratePerKey: 3 });
+    try {
+      const setup = await limited.request('POST', '/api/v1/auth/setup', {
+        body: {
+          organization_name: 'Tiny',
+          name: 'T',
+          email: 't@example.test',
+          password: 'tiny org password',
+        },
+      });
+      const cookie = setup.headers.get('set-cookie')?.split(';')[0] ?? '';
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++)
+        statuses.push((await limited.request('GET', '/api/v1/me', { headers: { Cookie: cookie } })).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 });
 

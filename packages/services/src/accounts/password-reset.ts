@@ -32,13 +32,14 @@ export async function requestPasswordReset(deps: AccountsDeps, email: string): P
   const user = await findUserByEmail(deps, email);
   if (!user) return;
   const token = newToken();
-  await deps.db.insert(schema.passwordResetTokens).values({
-    tokenHash: hashToken(token),
-    userId: user.id,
-    expiresAt: new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000),
-  });
   const url = `${deps.siteUrl.replace(/\/$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
+  // Everything a known address costs beyond the look-up happens after the answer.
   void (async () => {
+    await deps.db.insert(schema.passwordResetTokens).values({
+      tokenHash: hashToken(token),
+      userId: user.id,
+      expiresAt: new Date(Date.now() + RESET_TOKEN_MINUTES * 60_000),
+    });
     const organizationIds = (await userMemberships(deps.db, user.id)).map((m) => m.organization_id);
     const sent = await mailThroughModule(deps, organizationIds, {
       to: user.email,
@@ -49,6 +50,11 @@ export async function requestPasswordReset(deps: AccountsDeps, email: string): P
   })().catch((error: unknown) =>
     deps.logLink?.('password reset (e-mail failed)', user.email, `${url} (${String(error)})`),
   );
+}
+
+/** Once the password changed, no older reset link works. */
+async function forgetResetTokens(deps: AccountsDeps, userId: string) {
+  await deps.db.delete(schema.passwordResetTokens).where(eq(schema.passwordResetTokens.userId, userId));
 }
 
 /** Uses a reset token once; every session of the user ends (whoever held them). */
@@ -76,6 +82,7 @@ export async function resetPassword(
   }
   await deps.db.update(schema.users).set({ passwordHash }).where(eq(schema.users.id, used.userId));
   await endUserSessions(deps.db, used.userId);
+  await forgetResetTokens(deps, used.userId);
   const organizationIds = (await userMemberships(deps.db, used.userId)).map((m) => m.organization_id);
   await auditAccountEvent(deps.db, organizationIds, {
     userId: used.userId,
@@ -99,6 +106,7 @@ export async function changePassword(
   }
   const passwordHash = await hashPassword(input.new_password, deps.hasher);
   await deps.db.update(schema.users).set({ passwordHash }).where(eq(schema.users.id, session.userId));
+  await forgetResetTokens(deps, session.userId);
   const ended = await endUserSessions(deps.db, session.userId, session.sessionId);
   const organizationIds = (await userMemberships(deps.db, session.userId)).map((m) => m.organization_id);
   await auditAccountEvent(deps.db, organizationIds, {

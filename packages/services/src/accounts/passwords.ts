@@ -31,14 +31,23 @@ export async function verifyPassword(stored: string, password: string): Promise<
   }
 }
 
-let dummyHash: Promise<string> | undefined;
+const dummyHashes = new Map<string, Promise<string>>();
 
 /**
  * Spends the time a real verification takes, for an e-mail that has no user, so a failed sign-in
- * takes about as long whether the address exists or not.
+ * takes about as long whether the address exists or not. The dummy hash is of the configured kind
+ * (most stored hashes are).
  */
-export async function verifyAgainstNothing(password: string): Promise<false> {
-  dummyHash ??= argon2Hash('weft-timing-equaliser');
-  await verifyPassword(await dummyHash, password);
+export async function verifyAgainstNothing(
+  password: string,
+  hasher: PasswordHasher = DEFAULT_HASHER,
+): Promise<false> {
+  const key = `${hasher.kind}:${hasher.bcryptRounds}`;
+  let dummy = dummyHashes.get(key);
+  if (!dummy) {
+    dummy = hashPassword('weft-timing-equaliser', hasher);
+    dummyHashes.set(key, dummy);
+  }
+  await verifyPassword(await dummy, password);
   return false;
 }

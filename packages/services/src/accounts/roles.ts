@@ -23,3 +23,14 @@ export const ROLE_PERMISSIONS: Record<Role, readonly string[]> = {
   editor: PERMISSIONS.filter((p) => !ADMIN_ONLY.has(p)),
   viewer: PERMISSIONS.filter((p) => p.endsWith('.view') && !ADMIN_ONLY.has(p)),
 };
+
+/**
+ * Whether a caller holding `granted` may give someone `role`: only when the role's permissions are
+ * all the caller's own (as an API key can create only keys narrower than itself). A key holding
+ * just `users.manage` therefore cannot mint an admin, or an editor.
+ */
+export function mayGrantRole(granted: readonly string[], role: Role): boolean {
+  if (granted.includes('*')) return true;
+  const needed = ROLE_PERMISSIONS[role];
+  return !needed.includes('*') && needed.every((p) => granted.includes(p));
+}

@@ -22,6 +22,9 @@ export interface WebSession {
   role: Role | null;
   awaitingSecondFactor: boolean;
   twoFactorEnabled: boolean;
+  /** Requests of this user in the current minute (this one included), and when the minute began. */
+  requestsThisMinute: number;
+  windowStart: Date;
 }
 
 /**
@@ -72,6 +75,8 @@ export async function authenticateSession(
     role: Role | null;
     awaiting_second_factor: boolean;
     two_factor_enabled: boolean;
+    request_count: number;
+    window_start: Date | string;
   }>(sql`select * from weft_authenticate_session(${hashToken(token)}, ${idleMinutes})`);
   const row = rows[0];
   if (!row) return null;
@@ -84,7 +89,15 @@ export async function authenticateSession(
     role: row.role,
     awaitingSecondFactor: row.awaiting_second_factor,
     twoFactorEnabled: row.two_factor_enabled,
+    requestsThisMinute: row.request_count,
+    windowStart: new Date(row.window_start),
   };
+}
+
+/** Ends the session a cookie names, if any (signing in again replaces the browser's old session). */
+export async function endSessionByToken(db: Database, token: string): Promise<void> {
+  if (token.length > 100) return;
+  await db.delete(schema.webSessions).where(eq(schema.webSessions.tokenHash, hashToken(token)));
 }
 
 export async function endSession(db: Database, sessionId: string): Promise<void> {

@@ -23,6 +23,9 @@ export const SecondFactorInput = z
     path: ['code'],
   });
 
+/** Wrong codes a half-signed-in session may send before it ends. */
+export const SECOND_FACTOR_TRIES = 5;
+
 /** One answer for an unknown e-mail and a wrong password alike. */
 export const LOGIN_FAILED = 'The e-mail or password is incorrect.';
 
@@ -42,14 +45,25 @@ export async function login(deps: AccountsDeps, input: z.infer<typeof LoginInput
   const user = await findUserByEmail(deps, input.email);
   const ok = user
     ? await verifyPassword(user.passwordHash, input.password)
-    : await verifyAgainstNothing(input.password);
-  const memberships = user ? await userMemberships(deps.db, user.id) : [];
-  const organizationIds = memberships.map((m) => m.organization_id);
+    : await verifyAgainstNothing(input.password, deps.hasher);
   if (!user || !ok) {
-    if (user)
-      await auditAccountEvent(deps.db, organizationIds, { userId: user.id, origin, action: 'login_failed' });
+    // Recorded after the answer: an existing address must not take longer to refuse than an unknown one.
+    if (user) {
+      void userMemberships(deps.db, user.id)
+        .then((memberships) =>
+          auditAccountEvent(
+            deps.db,
+            memberships.map((m) => m.organization_id),
+            { userId: user.id, origin, action: 'login_failed' },
+          ),
+        )
+        .catch((error: unknown) =>
+          deps.logLink?.('failed sign-in audit (not recorded)', user.email, String(error)),
+        );
+    }
     throw new AppError('unauthenticated', LOGIN_FAILED);
   }
+  const organizationIds = (await userMemberships(deps.db, user.id)).map((m) => m.organization_id);
   const awaitingSecondFactor = user.totpEnabledAt !== null;
   const session = await startSession(deps.db, deps.sessions, {
     userId: user.id,
@@ -85,6 +99,14 @@ export async function completeSecondFactor(
       origin,
       action: 'two_factor_failed',
     });
+    // However many addresses the guesses come from, a half session gets 5 tries, then the password again.
+    const [tries] = await deps.db.execute<{ count: number }>(
+      sql`select count from weft_count_request(${`auth:second-factor-session:${pending.sessionId}`})`,
+    );
+    if ((tries?.count ?? 0) >= SECOND_FACTOR_TRIES) {
+      await deps.db.delete(schema.webSessions).where(eq(schema.webSessions.id, pending.sessionId));
+      throw new AppError('unauthenticated', 'Too many wrong codes; sign in with your password again.');
+    }
     throw new AppError('validation_error', 'That code is not valid.', {
       [input.recovery_code ? 'recovery_code' : 'code']: ['That code is not valid; try the current one.'],
     });

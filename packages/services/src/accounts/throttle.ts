@@ -6,17 +6,17 @@ import { AppError } from '../errors';
 export const AUTH_REQUESTS_PER_MINUTE = 5;
 
 /**
- * Counts one request of `form` from `ip` in PostgreSQL (shared by every replica, like the API's
+ * Counts one request of `form` from `client` (an IP, or a user id for account changes) in PostgreSQL (shared by every replica, like the API's
  * limits) and refuses it with 429 and Retry-After past the limit.
  */
 export async function admitAuthRequest(
   db: Database,
   form: string,
-  ip: string,
+  client: string,
   limit = AUTH_REQUESTS_PER_MINUTE,
 ) {
   const rows = await db.execute<{ count: number; window_start: Date | string }>(
-    sql`select * from weft_count_request(${`auth:${form}:${ip}`})`,
+    sql`select * from weft_count_request(${`auth:${form}:${client}`})`,
   );
   const row = rows[0];
   if (!row || row.count <= limit) return;

@@ -12,7 +12,8 @@ export const RECOVERY_CODE_COUNT = 8;
 /** RFC 6238 with one 30-second step either side. */
 const TOLERANCE_SECONDS = 30;
 
-export const TotpCodeInput = z.object({ code: z.string().trim().min(1, 'Enter the 6-digit code.').max(16) });
+/** A 6-digit code, or (to turn two-factor off) a recovery code such as `1a2b3c4d-5e6f7a8b`. */
+export const TotpCodeInput = z.object({ code: z.string().trim().min(1, 'Enter the 6-digit code.').max(32) });
 
 const normaliseRecoveryCode = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, '');
 
@@ -31,12 +32,13 @@ export async function verifyTotp(deps: AccountsDeps, userId: string, code: strin
   const ciphertext = user.totpSecretCiphertext;
   if (!ciphertext || !/^\d{6}$/.test(code)) return false;
   const secret = deps.secrets.decrypt(ciphertext);
+  // otplib throws when the last accepted step lies beyond the window (a clock stepped back): refuse.
   const result = await verify({
     secret,
     token: code,
     epochTolerance: TOLERANCE_SECONDS,
     ...(user.totpLastStep !== null ? { afterTimeStep: user.totpLastStep } : {}),
-  });
+  }).catch(() => ({ valid: false as const }));
   if (!result.valid || !('timeStep' in result)) return false;
   const claimed = await deps.db
     .update(schema.users)

@@ -7,12 +7,14 @@ import { presentWorkflowSummary } from './present';
 export interface ListWorkflowsInput extends PageRequest {
   status?: 'active' | 'inactive' | 'draft';
   search?: string;
+  triggerType?: string;
 }
 
 export async function listWorkflows({ ctx, input }: VerbArgs<ListWorkflowsInput>) {
   const t = schema.workflows;
   const where: (SQL | undefined)[] = [eq(t.organizationId, ctx.organizationId)];
   if (input.status) where.push(eq(t.status, input.status));
+  if (input.triggerType) where.push(eq(t.triggerType, input.triggerType));
   if (input.search) {
     const pattern = `%${escapeLike(input.search)}%`;
     where.push(or(ilike(t.name, pattern), ilike(t.description, pattern)));

@@ -105,6 +105,18 @@ async function authenticateBrowser(
   if (!session || session.awaitingSecondFactor) {
     throw new AppError('unauthenticated', 'Your session has ended; sign in again.');
   }
+  // A signed-in user has the per-key limit of an API key (RATE_LIMIT_PER_KEY a minute).
+  const limit = String(options.ratePerKey);
+  if (session.requestsThisMinute > options.ratePerKey) {
+    const retryAfter = Math.max(1, Math.ceil((session.windowStart.getTime() + 60_000 - Date.now()) / 1000));
+    throw new AppError('rate_limited', 'Too many requests; retry after the time in Retry-After.', {}, 429, {
+      'Retry-After': String(retryAfter),
+      'X-RateLimit-Limit': limit,
+      'X-RateLimit-Remaining': '0',
+    });
+  }
+  c.header('X-RateLimit-Limit', limit);
+  c.header('X-RateLimit-Remaining', String(options.ratePerKey - session.requestsThisMinute));
   if (!SAFE_METHODS.has(c.req.method)) {
     const presented = c.req.header(CSRF_HEADER) ?? '';
     if (!options.appKey || !sameToken(presented, csrfTokenFor(options.appKey, session.sessionId))) {

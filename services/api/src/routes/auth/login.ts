@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { admitAuthRequest, checkCaptcha, LoginInput, login } from '@weft/services';
+import { admitAuthRequest, checkCaptcha, endSessionByToken, LoginInput, login } from '@weft/services';
 import type { AppEnv } from '../../app-env';
+import { sessionToken } from '../../auth/web-session';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
 import { answerSession, requestOrigin, SignedIn } from './shared';
 
@@ -27,6 +28,8 @@ export function registerLogin(app: OpenAPIHono<AppEnv>, trustedProxyHops: number
     await admitAuthRequest(accounts.db, 'login', origin.ipAddress ?? 'unknown');
     await checkCaptcha(accounts.captcha, input.captcha_token, origin.ipAddress);
     const { session, twoFactorRequired } = await login(accounts, input, origin);
+    const previous = sessionToken(c);
+    if (previous) await endSessionByToken(accounts.db, previous);
     return answerSession(c, session, twoFactorRequired, 200);
   });
 }

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { CreateInvitationInput, createInvitation } from '@weft/services';
+import { AppError, CreateInvitationInput, createInvitation, mayGrantRole } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { idempotent } from '../../middleware/idempotency';
 import { requirePermission } from '../../middleware/require-permission';
@@ -27,7 +27,14 @@ const route = createRoute({
 });
 
 export function registerCreateInvitation(app: OpenAPIHono<AppEnv>) {
-  app.openapi(route, async (c) =>
-    c.json(await createInvitation(c.get('accounts'), c.get('ctx'), c.req.valid('json')), 201),
-  );
+  app.openapi(route, async (c) => {
+    const input = c.req.valid('json');
+    if (!mayGrantRole(c.get('auth').permissions, input.role)) {
+      throw new AppError(
+        'forbidden',
+        `Only a caller holding every permission of ${input.role} may invite one.`,
+      );
+    }
+    return c.json(await createInvitation(c.get('accounts'), c.get('ctx'), input), 201);
+  });
 }

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { ChangePasswordInput, changePassword } from '@weft/services';
+import { admitAuthRequest, ChangePasswordInput, changePassword } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
 import { sessionErrors, sessionSecurity, signedInSession } from './shared';
@@ -21,6 +21,8 @@ const route = createRoute({
 
 export function registerChangePassword(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
+    // Guessing codes or passwords from a stolen session is held to 5 a minute per user.
+    await admitAuthRequest(c.get('accounts').db, 'password-change', signedInSession(c).userId);
     const result = await changePassword(c.get('accounts'), signedInSession(c), c.req.valid('json'), {
       ipAddress: c.get('ctx').actor.ipAddress,
     });

@@ -15,4 +15,5 @@ export const sessionSecurity: Record<string, string[]>[] = [{ Session: [] }];
 export const sessionErrors = {
   401: jsonContent(ErrorEnvelope, 'Not signed in, or the session ended'),
   403: jsonContent(ErrorEnvelope, 'Missing or wrong CSRF token, or called with an API key'),
+  429: jsonContent(ErrorEnvelope, 'Too many requests; see Retry-After'),
 };

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { confirmTwoFactor, TotpCodeInput } from '@weft/services';
+import { admitAuthRequest, confirmTwoFactor, TotpCodeInput } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
 import { sessionErrors, sessionSecurity, signedInSession } from './shared';
@@ -22,6 +22,8 @@ const route = createRoute({
 
 export function registerConfirmTwoFactor(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
+    // Guessing codes or passwords from a stolen session is held to 5 a minute per user.
+    await admitAuthRequest(c.get('accounts').db, 'two-factor-confirm', signedInSession(c).userId);
     const result = await confirmTwoFactor(c.get('accounts'), signedInSession(c), c.req.valid('json').code, {
       ipAddress: c.get('ctx').actor.ipAddress,
     });

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { disableTwoFactor, TotpCodeInput } from '@weft/services';
+import { admitAuthRequest, disableTwoFactor, TotpCodeInput } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
 import { Message } from '../auth/shared';
@@ -23,6 +23,8 @@ const route = createRoute({
 
 export function registerDisableTwoFactor(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
+    // Guessing codes or passwords from a stolen session is held to 5 a minute per user.
+    await admitAuthRequest(c.get('accounts').db, 'two-factor-disable', signedInSession(c).userId);
     await disableTwoFactor(c.get('accounts'), signedInSession(c), c.req.valid('json').code, {
       ipAddress: c.get('ctx').actor.ipAddress,
     });

@@ -19,7 +19,7 @@ const route = createRoute({
 
 export function registerRemoveUser(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    await removeMember(c.get('ctx'), c.req.valid('param').id);
+    await removeMember(c.get('ctx'), c.req.valid('param').id, c.get('auth').permissions);
     return c.json({ message: 'Removed from the organization.' }, 200);
   });
 }

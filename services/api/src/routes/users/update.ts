@@ -23,7 +23,11 @@ const route = createRoute({
 });
 
 export function registerUpdateUser(app: OpenAPIHono<AppEnv>) {
-  app.openapi(route, async (c) =>
-    c.json(await updateMember(c.get('ctx'), c.req.valid('param').id, c.req.valid('json')), 200),
-  );
+  app.openapi(route, async (c) => {
+    const input = c.req.valid('json');
+    return c.json(
+      await updateMember(c.get('ctx'), c.req.valid('param').id, input, c.get('auth').permissions),
+      200,
+    );
+  });
 }

@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { TriggerType } from '@weft/graph';
 import { listWorkflows, pageQuery, paginate, StoredText, WorkflowStatus } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
@@ -16,6 +17,7 @@ const route = createRoute({
     query: z.object({
       ...pageQuery(15, 100),
       status: WorkflowStatus.optional(),
+      trigger_type: TriggerType.optional(),
       search: StoredText.pipe(z.string().max(200))
         .optional()
         .openapi({ description: 'Matches name or description' }),
@@ -33,9 +35,9 @@ export function registerListWorkflows(app: OpenAPIHono<AppEnv>) {
     const page = { page: query.page, perPage: query.per_page };
     const { rows, total } = await listWorkflows({
       ctx: c.get('ctx'),
-      input: { ...page, status: query.status, search: query.search },
+      input: { ...page, status: query.status, search: query.search, triggerType: query.trigger_type },
     });
-    const filters = { status: query.status, search: query.search };
+    const filters = { status: query.status, search: query.search, trigger_type: query.trigger_type };
     return c.json(paginate(rows, total, page, '/api/v1/workflows', filters), 200);
   });
 }
