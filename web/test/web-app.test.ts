@@ -399,6 +399,11 @@ describe('people and limits', () => {
       data: { name: 'nope', trigger_type: 'manual' },
     });
     expect(refused.status()).toBe(403);
+    // Signing in without two-factor: straight to the dashboard.
+    await viewer.getByRole('button', { name: 'Sign out' }).click();
+    await viewer.waitForURL('**/login');
+    await signIn(viewer, 'vic@acme.test', 'viewer password 1');
+    await viewer.getByRole('heading', { name: 'Dashboard' }).waitFor();
     // The link was single-use.
     const again = await (await newContext(browser, base)).newPage();
     await again.goto(new URL(link).pathname);
