@@ -13,7 +13,8 @@ const ALLOWED = [
   /^svelte(\/|$)/,
   /^@sveltejs\/kit(\/|$)/,
   /^@weft\/graph(\/|$)/,
-  /^(openapi-fetch|chart\.js|jsondiffpatch|qrcode)$/,
+  /^(openapi-fetch|chart\.js|jsondiffpatch|qrcode|@dagrejs\/dagre)$/,
+  /^@xyflow\/svelte(\/|$)/,
 ];
 
 function sources(dir: string): string[] {

@@ -233,7 +233,9 @@ describe('workflows and executions', () => {
       edges: [],
     });
     await page.getByRole('heading', { name: `Greeter ${XSS}` }).waitFor();
-    await page.getByText(`Say hi ${XSS}`).waitFor();
+    // The step is drawn on the canvas (as text), with the list of steps under it.
+    await page.locator('.svelte-flow__node', { hasText: `Say hi ${XSS}` }).waitFor();
+    expect(await page.locator('.svelte-flow__node').count()).toBe(1);
     await expectAccessible(page, 'workflow detail');
     await page.getByLabel('Input (JSON)').fill('not json');
     await page.getByRole('button', { name: 'Run now' }).click();

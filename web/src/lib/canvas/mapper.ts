@@ -1,0 +1,97 @@
+/**
+ * The saved graph (API shape) ⇄ the canvas's nodes and edges (Svelte Flow shape). Pure: the canvas
+ * never owns the truth, and `fromCanvas(toCanvas(g))` gives back `g` exactly (fields absent stay
+ * absent), so opening and saving a workflow changes nothing by itself.
+ */
+
+export interface SavedNode {
+  id: string;
+  type: string;
+  name?: string;
+  config?: Record<string, unknown>;
+  on_failure?: 'continue' | 'abort';
+  position?: { x: number; y: number };
+}
+
+export interface SavedEdge {
+  id?: string;
+  source: string;
+  target: string;
+  source_handle?: string | null;
+}
+
+export interface StepData extends Record<string, unknown> {
+  /** The saved node, minus its position (which lives on the canvas node). */
+  saved: Omit<SavedNode, 'position'>;
+  /** No saved position: placed by the automatic layout, and saved only once moved or laid out. */
+  unplaced: boolean;
+}
+
+export interface CanvasNode {
+  id: string;
+  type: 'step';
+  position: { x: number; y: number };
+  data: StepData;
+}
+
+export interface CanvasEdge {
+  id: string;
+  source: string;
+  target: string;
+  sourceHandle?: string;
+  label?: string;
+  data: { saved: SavedEdge };
+}
+
+/** A stable id for an edge saved without one. */
+export const edgeKey = (edge: SavedEdge) => `${edge.source}->${edge.target}:${edge.source_handle ?? ''}`;
+
+export function toCanvas(nodes: readonly SavedNode[], edges: readonly SavedEdge[]) {
+  const canvasNodes: CanvasNode[] = nodes.map((node) => {
+    const { position, ...saved } = node;
+    return {
+      id: node.id,
+      type: 'step',
+      position: position ? { ...position } : { x: 0, y: 0 },
+      data: { saved, unplaced: position === undefined },
+    };
+  });
+  const canvasEdges: CanvasEdge[] = edges.map((edge) => ({
+    id: edge.id ?? edgeKey(edge),
+    source: edge.source,
+    target: edge.target,
+    ...(edge.source_handle ? { sourceHandle: edge.source_handle, label: edge.source_handle } : {}),
+    data: { saved: { ...edge } },
+  }));
+  return { nodes: canvasNodes, edges: canvasEdges, needsLayout: canvasNodes.some((n) => n.data.unplaced) };
+}
+
+export function fromCanvas(nodes: readonly CanvasNode[], edges: readonly CanvasEdge[]) {
+  return {
+    nodes: nodes.map((node): SavedNode => {
+      const saved = { ...node.data.saved };
+      return node.data.unplaced ? saved : { ...saved, position: { x: node.position.x, y: node.position.y } };
+    }),
+    edges: edges.map((edge): SavedEdge => ({ ...edge.data.saved, source: edge.source, target: edge.target })),
+  };
+}
+
+/** A node type's ports as GET /node-types describes them. */
+export interface NodePorts {
+  outputs: string[] | { from_config: string; plus: string[] };
+}
+
+/**
+ * The named output handles a node draws: none for a single `main` output (one unnamed handle),
+ * `true`/`false`, `each`/`done`, or a switch's case keys from its config plus `default`.
+ */
+export function outputHandles(
+  ports: NodePorts | undefined,
+  config: Record<string, unknown> | undefined,
+): string[] {
+  if (!ports) return [];
+  if (Array.isArray(ports.outputs))
+    return ports.outputs.length === 1 && ports.outputs[0] === 'main' ? [] : ports.outputs;
+  const cases = Array.isArray(config?.cases) ? (config.cases as { key?: unknown }[]) : [];
+  return [...cases.map((c) => String(c.key ?? '')).filter(Boolean), ...ports.outputs.plus];
+}
