@@ -39,6 +39,8 @@ let t: TestDatabase;
 let A: Seeded;
 let B: Seeded;
 let tenantTables: string[];
+/** A workflow of each organization, for version inserts. */
+const anyWorkflowOf: Record<string, string> = {};
 /** A user of no organization, for membership inserts (users are not a tenant table). */
 let intruderUserId: string;
 const extraHandles: DatabaseHandle[] = [];
@@ -108,6 +110,9 @@ function insertRow(table: string, orgId: string) {
     case 'memberships':
       return sql`insert into memberships (id, organization_id, user_id, role)
                  values (${id}, ${orgId}, ${intruderUserId}, 'admin')`;
+    case 'workflow_versions':
+      return sql`insert into workflow_versions (organization_id, workflow_id, version, snapshot)
+                 values (${orgId}, ${anyWorkflowOf[orgId] ?? randomUUID()}, 999, '{}')`;
     case 'invitations':
       return sql`insert into invitations (id, organization_id, email, role, token_hash, expires_at)
                  values (${id}, ${orgId}, 'intruder@x.test', 'admin', ${id}, now() + interval '1 day')`;
@@ -154,6 +159,8 @@ beforeAll(async () => {
   t = await createTestDatabase();
   A = await seedOrg('Acme');
   B = await seedOrg('Globex');
+  anyWorkflowOf[A.id] = A.workflowId;
+  anyWorkflowOf[B.id] = B.workflowId;
   intruderUserId = randomUUID();
   await t.admin`insert into users (id, email, password_hash) values (${intruderUserId}, 'intruder@x.test', 'x')`;
   tenantTables = (await tenantTableStatus(t.admin)).map((s) => s.table);

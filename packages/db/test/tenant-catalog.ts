@@ -85,5 +85,6 @@ export const KNOWN_TENANT_TABLES = [
   'invitations',
   'memberships',
   'organizations',
+  'workflow_versions',
   'workflows',
 ] as const;

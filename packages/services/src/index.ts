@@ -93,4 +93,5 @@ export * from './workflows/get';
 export * from './workflows/list';
 export * from './workflows/present';
 export * from './workflows/update';
+export * from './workflows/versions';
 export * from './workflows/workflow-input';

@@ -56,7 +56,9 @@ import { registerCreateWorkflow } from './routes/workflows/create';
 import { registerDeleteWorkflow } from './routes/workflows/delete';
 import { registerExecuteWorkflow } from './routes/workflows/execute';
 import { registerGetWorkflow } from './routes/workflows/get';
+import { registerGetWorkflowVersion } from './routes/workflows/get-version';
 import { registerListWorkflows } from './routes/workflows/list';
+import { registerListWorkflowVersions } from './routes/workflows/list-versions';
 import { registerGetPollStatus } from './routes/workflows/poll-status';
 import { registerRegenerateWebhookToken } from './routes/workflows/regenerate-webhook-token';
 import { registerUpdateWorkflow } from './routes/workflows/update';
@@ -171,6 +173,8 @@ export function createApp(deps: AppDeps): Hono {
   registerCreateWorkflow(v1);
   registerGetWorkflow(v1);
   registerGetPollStatus(v1);
+  registerListWorkflowVersions(v1);
+  registerGetWorkflowVersion(v1);
   registerUpdateWorkflow(v1);
   registerDeleteWorkflow(v1);
   registerListApiKeys(v1);

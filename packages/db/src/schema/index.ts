@@ -22,4 +22,5 @@ export * from './users';
 export * from './web-sessions';
 export * from './webhook-deliveries';
 export * from './webhooks';
+export * from './workflow-versions';
 export * from './workflows';

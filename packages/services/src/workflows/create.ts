@@ -10,6 +10,7 @@ import { startWebhookDeliveries } from '../webhooks/outbox';
 import { recordWorkflowEvent } from '../webhooks/workflow-events';
 import { sealHookSecret } from './hook-secret';
 import { presentWorkflow } from './present';
+import { recordWorkflowVersion } from './versions';
 import type { WorkflowInput } from './workflow-input';
 
 export async function createWorkflow({
@@ -39,6 +40,7 @@ export async function createWorkflow({
       .returning();
     if (!row) throw new Error('insert returned no row');
     const workflow = presentWorkflow(row);
+    await recordWorkflowVersion(tx, ctx, workflow);
     await recordAudit(tx, ctx, {
       action: 'created',
       entityType: 'workflow',

@@ -13,6 +13,7 @@ import { startWebhookDeliveries } from '../webhooks/outbox';
 import { recordWorkflowEvent } from '../webhooks/workflow-events';
 import { sealHookSecret } from './hook-secret';
 import { presentWorkflow } from './present';
+import { recordWorkflowVersion } from './versions';
 import type { WorkflowInput } from './workflow-input';
 
 /** PUT semantics: every field is replaced, nodes and edges included. */
@@ -65,6 +66,7 @@ export async function updateWorkflow({
       .returning();
     if (!row) throw notFound('Workflow');
     const workflow = presentWorkflow(row);
+    await recordWorkflowVersion(tx, ctx, workflow);
     await recordAudit(tx, ctx, {
       action: 'updated',
       entityType: 'workflow',
