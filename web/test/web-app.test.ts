@@ -312,6 +312,31 @@ describe('workflows and executions', () => {
   });
 });
 
+describe('version history', () => {
+  it('lists every saved version, diffs two and restores one as a new version', async () => {
+    const page = await adminPage();
+    await page.goto('/workflows');
+    await page.getByRole('link', { name: 'Flaky call' }).click();
+    const history = page.getByRole('region', { name: 'History' });
+    await history.locator('li', { hasText: 'v2' }).getByText('current').waitFor();
+    await history.getByRole('button', { name: 'Restore version 1' }).waitFor();
+    await history.getByLabel('Compare from version').selectOption('1');
+    await history.getByLabel('Compare to version').selectOption('2');
+    await history.getByRole('button', { name: 'Compare' }).click();
+    const status = history.locator('tr', { hasText: 'status' });
+    expect(await status.locator('.before').textContent()).toBe('draft');
+    expect(await status.locator('.after').textContent()).toBe('active');
+    await expectAccessible(page, 'workflow history');
+    await history.getByRole('button', { name: 'Restore version 1' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click();
+    await page.getByText('Version 1 restored as version 3.').waitFor();
+    await page.locator('header .badge', { hasText: 'draft' }).waitFor();
+    const [row] = await stack.db.admin`select version, status from workflows where name = 'Flaky call'`;
+    expect(row).toMatchObject({ version: 3, status: 'draft' });
+    await page.context().close();
+  });
+});
+
 describe('API keys', () => {
   it('creates a key shown once with a copy button, and revokes it', async () => {
     const page = await adminPage();
