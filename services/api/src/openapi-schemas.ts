@@ -54,6 +54,9 @@ export const security: Record<string, string[]>[] = [{ ApiKey: [] }, { Bearer: [
 
 export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' } }) });
 
+/** A path id that must be a UUID: anything else is a 422 naming `id`, before any query runs. */
+export const UuidParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) });
+
 export const IdempotencyHeader = z.object({
   'idempotency-key': z.string().optional().openapi({
     description: 'Repeat-safe POST: the same key and body within 10 minutes replays the first response.',

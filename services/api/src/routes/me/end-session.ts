@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { endOwnSession, notFound } from '@weft/services';
 import type { AppEnv } from '../../app-env';
-import { ErrorEnvelope, IdParam, jsonContent } from '../../openapi-schemas';
+import { ErrorEnvelope, jsonContent, UuidParam } from '../../openapi-schemas';
 import { Message } from '../auth/shared';
 import { sessionErrors, sessionSecurity, signedInSession } from './shared';
 
@@ -12,11 +12,12 @@ const route = createRoute({
   summary: 'End one of your sessions (another browser, say)',
   operationId: 'endMySession',
   security: sessionSecurity,
-  request: { params: IdParam },
+  request: { params: UuidParam },
   responses: {
     200: jsonContent(Message, 'Ended'),
     ...sessionErrors,
     404: jsonContent(ErrorEnvelope, 'Not yours or gone'),
+    422: jsonContent(ErrorEnvelope, 'The id is not a UUID'),
   },
 });
 
@@ -24,7 +25,7 @@ export function registerEndSession(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const session = signedInSession(c);
     const { id } = c.req.valid('param');
-    if (!/^[0-9a-f-]{36}$/i.test(id) || !(await endOwnSession(c.get('accounts').db, session.userId, id))) {
+    if (!(await endOwnSession(c.get('accounts').db, session.userId, id))) {
       throw notFound('Session');
     }
     return c.json({ message: 'Session ended.' }, 200);

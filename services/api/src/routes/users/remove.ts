@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { removeMember } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
-import { errorResponses, IdParam, jsonContent, security } from '../../openapi-schemas';
+import { errorResponses, jsonContent, security, UuidParam } from '../../openapi-schemas';
 import { Message } from '../auth/shared';
 
 const route = createRoute({
@@ -13,8 +13,8 @@ const route = createRoute({
   operationId: 'removeUser',
   security,
   middleware: [requirePermission('users.manage')] as const,
-  request: { params: IdParam },
-  responses: { 200: jsonContent(Message, 'Removed'), ...errorResponses(404, 409) },
+  request: { params: UuidParam },
+  responses: { 200: jsonContent(Message, 'Removed'), ...errorResponses(404, 409, 422) },
 });
 
 export function registerRemoveUser(app: OpenAPIHono<AppEnv>) {

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { UpdateMemberInput, updateMember } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
-import { errorResponses, IdParam, jsonContent, security } from '../../openapi-schemas';
+import { errorResponses, jsonContent, security, UuidParam } from '../../openapi-schemas';
 
 const route = createRoute({
   method: 'patch',
@@ -13,7 +13,7 @@ const route = createRoute({
   security,
   middleware: [requirePermission('users.manage')] as const,
   request: {
-    params: IdParam,
+    params: UuidParam,
     body: { content: { 'application/json': { schema: UpdateMemberInput } }, required: true },
   },
   responses: {

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { sendTestDelivery } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
-import { errorResponses, IdParam, jsonContent, security } from '../../openapi-schemas';
+import { errorResponses, jsonContent, security, UuidParam } from '../../openapi-schemas';
 
 const route = createRoute({
   method: 'post',
@@ -12,10 +12,10 @@ const route = createRoute({
   operationId: 'sendWebhookTest',
   security,
   middleware: [requirePermission('webhooks.manage')] as const,
-  request: { params: IdParam },
+  request: { params: UuidParam },
   responses: {
     202: jsonContent(z.object({ id: z.string(), event: z.string(), created_at: z.string() }), 'Queued'),
-    ...errorResponses(404),
+    ...errorResponses(404, 422),
   },
 });
 
