@@ -1,4 +1,4 @@
-import { type Database, schema, withTenant } from '@weft/db';
+import { type Database, schema, type Tx, withTenant } from '@weft/db';
 import { sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import { z } from 'zod';
@@ -32,6 +32,42 @@ const INSTALL_LOCK = sql`select pg_advisory_xact_lock(hashtext('weft.install'))`
  * The installation wizard: the first organization and its admin, signed in. Answers 409 (creating
  * nothing) once any user exists.
  */
+/**
+ * A new organization with its first admin, in the caller's tenancy transaction (entered for the new
+ * organization): the wizard and open sign-up both start this way.
+ */
+export async function insertOrganizationWithAdmin(
+  tx: Tx,
+  deps: Pick<AccountsDeps, 'db'>,
+  account: {
+    organizationId: string;
+    organizationName: string;
+    userId: string;
+    email: string;
+    name: string;
+    passwordHash: string;
+    via: string;
+  },
+  origin: RequestOrigin,
+) {
+  const { organizationId, userId } = account;
+  await tx.insert(schema.organizations).values({ id: organizationId, name: account.organizationName });
+  await tx
+    .insert(schema.users)
+    .values({ id: userId, email: account.email, name: account.name, passwordHash: account.passwordHash });
+  await tx.insert(schema.memberships).values({ organizationId, userId, role: 'admin' });
+  await recordAudit(
+    tx,
+    { db: deps.db, organizationId, actor: { userId, ipAddress: origin.ipAddress } },
+    {
+      action: 'created',
+      entityType: 'user',
+      entityId: userId,
+      newValues: { email: account.email, name: account.name, role: 'admin', via: account.via },
+    },
+  );
+}
+
 export async function install(
   deps: AccountsDeps,
   input: z.input<typeof InstallInput>,
@@ -45,18 +81,20 @@ export async function install(
     await tx.execute(INSTALL_LOCK);
     const [taken] = await tx.execute<{ n: number }>(sql`select count(*)::int as n from users`);
     if ((taken?.n ?? 0) > 0) return false;
-    await tx.insert(schema.organizations).values({ id: organizationId, name: parsed.organization_name });
-    await tx
-      .insert(schema.users)
-      .values({ id: userId, email: parsed.email, name: parsed.name, passwordHash });
-    await tx.insert(schema.memberships).values({ organizationId, userId, role: 'admin' });
-    const ctx = { db: deps.db, organizationId, actor: { userId, ipAddress: origin.ipAddress } };
-    await recordAudit(tx, ctx, {
-      action: 'created',
-      entityType: 'user',
-      entityId: userId,
-      newValues: { email: parsed.email, name: parsed.name, role: 'admin', via: 'installation wizard' },
-    });
+    await insertOrganizationWithAdmin(
+      tx,
+      deps,
+      {
+        organizationId,
+        organizationName: parsed.organization_name,
+        userId,
+        email: parsed.email,
+        name: parsed.name,
+        passwordHash,
+        via: 'installation wizard',
+      },
+      origin,
+    );
     return true;
   });
   if (!created) throw new AppError('conflict', 'Weft is already installed; sign in instead.');

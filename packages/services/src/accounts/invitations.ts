@@ -4,13 +4,14 @@ import { z } from 'zod';
 import { recordAudit } from '../audit-logs/record';
 import type { ServiceContext } from '../context';
 import { AppError, notFound } from '../errors';
+import { randomToken } from '../random-token';
 import { type AccountsDeps, mailThroughModule, type RequestOrigin } from './deps';
 import { Email, PersonName } from './install';
 import { hashPassword, Password, verifyPassword } from './passwords';
 import { ROLES } from './roles';
 import { startSession } from './sessions';
 import { findUserByEmail } from './sign-in';
-import { hashToken, newToken } from './tokens';
+import { hashToken } from './tokens';
 
 export const INVITATION_DAYS = 7;
 
@@ -49,7 +50,7 @@ export async function createInvitation(
   ctx: ServiceContext,
   input: z.infer<typeof CreateInvitationInput>,
 ) {
-  const token = newToken();
+  const token = randomToken();
   const row = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
     const [member] = await tx.execute<{ n: number }>(sql`
       select count(*)::int as n from memberships m join users u on u.id = m.user_id

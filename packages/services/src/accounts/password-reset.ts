@@ -2,11 +2,12 @@ import { schema } from '@weft/db';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError } from '../errors';
+import { randomToken } from '../random-token';
 import { type AccountsDeps, auditAccountEvent, mailThroughModule, type RequestOrigin } from './deps';
 import { hashPassword, Password, verifyPassword } from './passwords';
 import { endUserSessions, userMemberships, type WebSession } from './sessions';
 import { findUserByEmail } from './sign-in';
-import { hashToken, newToken } from './tokens';
+import { hashToken } from './tokens';
 
 export const RESET_TOKEN_MINUTES = 60;
 
@@ -31,7 +32,7 @@ export const RESET_REQUESTED = 'If an account uses that address, a reset link is
 export async function requestPasswordReset(deps: AccountsDeps, email: string): Promise<void> {
   const user = await findUserByEmail(deps, email);
   if (!user) return;
-  const token = newToken();
+  const token = randomToken();
   const url = `${deps.siteUrl.replace(/\/$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
   // Everything a known address costs beyond the look-up happens after the answer.
   void (async () => {

@@ -1,10 +1,9 @@
-import { postgresErrorCode, schema, UNIQUE_VIOLATION, withTenant } from '@weft/db';
+import { postgresErrorCode, UNIQUE_VIOLATION, withTenant } from '@weft/db';
 import { uuidv7 } from 'uuidv7';
 import { z } from 'zod';
-import { recordAudit } from '../audit-logs/record';
 import { AppError } from '../errors';
 import type { AccountsDeps, RequestOrigin } from './deps';
-import { Email, PersonName } from './install';
+import { Email, insertOrganizationWithAdmin, PersonName } from './install';
 import { hashPassword, Password } from './passwords';
 import { startSession } from './sessions';
 
@@ -31,25 +30,22 @@ export async function register(
   const organizationId = uuidv7();
   const userId = uuidv7();
   try {
-    await withTenant(deps.db, organizationId, async (tx) => {
-      await tx
-        .insert(schema.organizations)
-        .values({ id: organizationId, name: input.organization_name ?? `${input.name}'s organization` });
-      await tx
-        .insert(schema.users)
-        .values({ id: userId, email: input.email, name: input.name, passwordHash });
-      await tx.insert(schema.memberships).values({ organizationId, userId, role: 'admin' });
-      await recordAudit(
+    await withTenant(deps.db, organizationId, (tx) =>
+      insertOrganizationWithAdmin(
         tx,
-        { db: deps.db, organizationId, actor: { userId, ipAddress: origin.ipAddress } },
+        deps,
         {
-          action: 'created',
-          entityType: 'user',
-          entityId: userId,
-          newValues: { email: input.email, name: input.name, role: 'admin', via: 'sign-up' },
+          organizationId,
+          organizationName: input.organization_name ?? `${input.name}'s organization`,
+          userId,
+          email: input.email,
+          name: input.name,
+          passwordHash,
+          via: 'sign-up',
         },
-      );
-    });
+        origin,
+      ),
+    );
   } catch (error) {
     if (postgresErrorCode(error) === UNIQUE_VIOLATION) {
       throw new AppError('conflict', 'An account with this e-mail already exists; sign in instead.', {

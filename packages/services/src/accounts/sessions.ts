@@ -1,8 +1,9 @@
 import { type Database, schema } from '@weft/db';
 import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
+import { randomToken } from '../random-token';
 import type { Role } from './roles';
-import { hashToken, newToken } from './tokens';
+import { hashToken } from './tokens';
 
 export interface SessionLimits {
   /** SESSION_LIFETIME: minutes without a request before the session ends. */
@@ -42,7 +43,7 @@ export async function startSession(
     userAgent?: string;
   },
 ): Promise<{ token: string; sessionId: string }> {
-  const token = newToken();
+  const token = randomToken();
   const sessionId = uuidv7();
   // A half-signed-in session only lives long enough to type a code.
   const minutes = input.awaitingSecondFactor ? Math.min(10, limits.absoluteMinutes) : limits.absoluteMinutes;

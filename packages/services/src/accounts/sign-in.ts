@@ -1,10 +1,11 @@
 import { schema } from '@weft/db';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { type AccountsDeps, auditAccountEvent, type RequestOrigin } from './deps';
 import { verifyAgainstNothing, verifyPassword } from './passwords';
-import { startSession, userMemberships, type WebSession } from './sessions';
+import { endSession, startSession, userMemberships, type WebSession } from './sessions';
+import { countRequest } from './throttle';
 import { useRecoveryCode, verifyTotp } from './two-factor';
 
 export const LoginInput = z.object({
@@ -100,18 +101,16 @@ export async function completeSecondFactor(
       action: 'two_factor_failed',
     });
     // However many addresses the guesses come from, a half session gets 5 tries, then the password again.
-    const [tries] = await deps.db.execute<{ count: number }>(
-      sql`select count from weft_count_request(${`auth:second-factor-session:${pending.sessionId}`})`,
-    );
-    if ((tries?.count ?? 0) >= SECOND_FACTOR_TRIES) {
-      await deps.db.delete(schema.webSessions).where(eq(schema.webSessions.id, pending.sessionId));
+    const tries = await countRequest(deps.db, `auth:second-factor-session:${pending.sessionId}`);
+    if (tries.count >= SECOND_FACTOR_TRIES) {
+      await endSession(deps.db, pending.sessionId);
       throw new AppError('unauthenticated', 'Too many wrong codes; sign in with your password again.');
     }
     throw new AppError('validation_error', 'That code is not valid.', {
       [input.recovery_code ? 'recovery_code' : 'code']: ['That code is not valid; try the current one.'],
     });
   }
-  await deps.db.delete(schema.webSessions).where(eq(schema.webSessions.id, pending.sessionId));
+  await endSession(deps.db, pending.sessionId);
   const session = await startSession(deps.db, deps.sessions, {
     userId: pending.userId,
     organizationId: pending.organizationId,

@@ -1,7 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-
-/** 32 random bytes, URL-safe: session cookies, invitation and reset links. */
-export const newToken = () => randomBytes(32).toString('base64url');
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Only this is stored: a leaked table gives no usable token. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
@@ -19,4 +16,13 @@ export function sameToken(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Whether `presented` is the CSRF token of the session (constant time; no APP_KEY, no match). */
+export function csrfTokenMatches(
+  appKey: Uint8Array | undefined,
+  sessionId: string,
+  presented: string | undefined,
+) {
+  return appKey !== undefined && sameToken(presented ?? '', csrfTokenFor(appKey, sessionId));
 }

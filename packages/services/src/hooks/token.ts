@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { randomToken } from '../random-token';
 
 /** 32 random bytes, base64url: the secret part of an inbound hook URL. */
 export function generateHookToken(): string {
-  return randomBytes(32).toString('base64url');
+  return randomToken();
 }
 
 /** A token of the generated shape; anything else is answered 404 without touching the database. */

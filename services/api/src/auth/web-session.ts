@@ -1,5 +1,5 @@
 import type { ApiEnv } from '@weft/config';
-import type { AccountsDeps, CaptchaSettings } from '@weft/services';
+import { type AccountsDeps, AppError, type CaptchaSettings, csrfTokenMatches } from '@weft/services';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 
@@ -75,4 +75,11 @@ export function setSessionCookie(c: Context, token: string, siteUrl: string, abs
 
 export function clearSessionCookie(c: Context, siteUrl: string) {
   deleteCookie(c, SESSION_COOKIE, { path: '/', secure: siteUrl.startsWith('https:') });
+}
+
+/** 403 unless the request carries the session's CSRF token in X-CSRF-Token (nothing has run yet). */
+export function assertCsrfToken(c: Context, appKey: Uint8Array | undefined, sessionId: string) {
+  if (!csrfTokenMatches(appKey, sessionId, c.req.header(CSRF_HEADER))) {
+    throw new AppError('forbidden', 'The CSRF token is missing or wrong; reload the page and try again.');
+  }
 }

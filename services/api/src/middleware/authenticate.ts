@@ -1,9 +1,9 @@
 import { bindCaller, type Caller, callerRefusal, confirmCaller, type Database } from '@weft/db';
-import { AppError, authenticateSession, csrfTokenFor, ROLE_PERMISSIONS, sameToken } from '@weft/services';
+import { AppError, authenticateSession, ROLE_PERMISSIONS } from '@weft/services';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 import { ApiKeyGate } from '../auth/api-key-gate';
-import { CSRF_HEADER, sessionToken } from '../auth/web-session';
+import { assertCsrfToken, sessionToken } from '../auth/web-session';
 import { clientIp } from './client-ip';
 
 export interface AuthOptions {
@@ -117,12 +117,7 @@ async function authenticateBrowser(
   }
   c.header('X-RateLimit-Limit', limit);
   c.header('X-RateLimit-Remaining', String(options.ratePerKey - session.requestsThisMinute));
-  if (!SAFE_METHODS.has(c.req.method)) {
-    const presented = c.req.header(CSRF_HEADER) ?? '';
-    if (!options.appKey || !sameToken(presented, csrfTokenFor(options.appKey, session.sessionId))) {
-      throw new AppError('forbidden', 'The CSRF token is missing or wrong; reload the page and try again.');
-    }
-  }
+  if (!SAFE_METHODS.has(c.req.method)) assertCsrfToken(c, options.appKey, session.sessionId);
   c.set('session', session);
   if (!session.organizationId || !session.role) {
     // Signed in but no longer a member anywhere: only the account routes (/me, sign-out) answer.

@@ -4,12 +4,10 @@ import {
   admitAuthRequest,
   authenticateSession,
   completeSecondFactor,
-  csrfTokenFor,
   SecondFactorInput,
-  sameToken,
 } from '@weft/services';
 import type { AppEnv } from '../../app-env';
-import { CSRF_HEADER, sessionToken } from '../../auth/web-session';
+import { assertCsrfToken, sessionToken } from '../../auth/web-session';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
 import { answerSession, requestOrigin, SignedIn } from './shared';
 
@@ -41,10 +39,7 @@ export function registerLoginTwoFactor(app: OpenAPIHono<AppEnv>, trustedProxyHop
     if (!pending?.awaitingSecondFactor) {
       throw new AppError('unauthenticated', 'Enter your e-mail and password first.');
     }
-    const appKey = c.get('appKey');
-    if (!appKey || !sameToken(c.req.header(CSRF_HEADER) ?? '', csrfTokenFor(appKey, pending.sessionId))) {
-      throw new AppError('forbidden', 'The CSRF token is missing or wrong; reload the page and try again.');
-    }
+    assertCsrfToken(c, c.get('appKey'), pending.sessionId);
     const { session } = await completeSecondFactor(accounts, pending, c.req.valid('json'), origin);
     return answerSession(c, session, false, 200);
   });
