@@ -13,7 +13,7 @@ const ALLOWED = [
   /^svelte(\/|$)/,
   /^@sveltejs\/kit(\/|$)/,
   /^@weft\/graph(\/|$)/,
-  /^(openapi-fetch|chart\.js|jsondiffpatch|qrcode|@dagrejs\/dagre)$/,
+  /^(openapi-fetch|chart\.js|jsondiffpatch|qrcode|@dagrejs\/dagre|croner|cronstrue)$/,
   /^@xyflow\/svelte(\/|$)/,
 ];
 

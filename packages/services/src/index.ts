@@ -62,6 +62,8 @@ export * from './outbox/message-outbox';
 export * from './pagination';
 export * from './permissions';
 export * from './settings/settings';
+export * from './templates/catalog';
+export * from './templates/clone';
 export * from './text';
 export * from './triggers/item-keys';
 export * from './triggers/name-based-uuid';

@@ -48,6 +48,7 @@ import { registerModuleRoutes } from './routes/modules';
 import { registerListNodeTypes } from './routes/node-types/list';
 import { registerGetSettings } from './routes/settings/get';
 import { registerUpdateSettings } from './routes/settings/update';
+import { registerTemplateRoutes } from './routes/templates';
 import { registerCodecCors } from './routes/temporal-codec/access';
 import { registerCodecDecode } from './routes/temporal-codec/decode';
 import { registerCodecEncode } from './routes/temporal-codec/encode';
@@ -192,6 +193,7 @@ export function createApp(deps: AppDeps): Hono {
   registerGetSettings(v1);
   registerUpdateSettings(v1);
   registerListEventTypes(v1);
+  registerTemplateRoutes(v1);
   registerWebhookRoutes(v1, { secrets, ssrfAllowlist: deps.ssrfAllowlist ?? [] });
   registerCredentialRoutes(v1, { secrets });
   let outboundHttp: OutboundHttpClient | undefined;

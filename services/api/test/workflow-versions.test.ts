@@ -89,4 +89,31 @@ describe('workflow versions', () => {
     const list = await json(await api.request('GET', `/api/v1/workflows/${id}/versions`, { key: acme.key }));
     expect(list.body.meta.total).toBe(1);
   });
+
+  it('If-Match: a save based on an older version is a 409 and changes nothing; the current one saves', async () => {
+    const created = await json(
+      await api.request('POST', '/api/v1/workflows', {
+        key: acme.key,
+        body: { name: 'shared', trigger_type: 'manual' },
+      }),
+    );
+    const id = created.body.id as string;
+    const save = (name: string, ifMatch: string) =>
+      api.request('PUT', `/api/v1/workflows/${id}`, {
+        key: acme.key,
+        headers: { 'If-Match': ifMatch },
+        body: { name, trigger_type: 'manual' },
+      });
+    const tabA = await json(await save('from tab A', '"1"'));
+    expect(tabA.status).toBe(200);
+    expect(tabA.body.version).toBe(2);
+    const tabB = await json(await save('from tab B', '1'));
+    expect(tabB.status).toBe(409);
+    expect(tabB.body.error.code).toBe('conflict');
+    expect(tabB.body.error.message).toMatch(/latest is 2/);
+    const now = await json(await api.request('GET', `/api/v1/workflows/${id}`, { key: acme.key }));
+    expect(now.body).toMatchObject({ name: 'from tab A', version: 2 });
+    expect((await save('tab B overwrites', '2')).status).toBe(200);
+    expect((await save('junk', 'abc')).status).toBe(422);
+  });
 });

@@ -10,7 +10,7 @@ export {
   type PipeCall,
 } from './parse';
 export { formatPhpDate, parseDateInput } from './php-date';
-export { checkPipeCall, PIPE_NAMES, UnknownPipeError } from './pipes';
+export { checkPipeCall, PIPE_NAMES, PIPE_USAGE, UnknownPipeError } from './pipes';
 export { renderTemplate, renderValue } from './render';
 export { resolvePath } from './resolve';
 export {

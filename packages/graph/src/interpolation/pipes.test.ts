@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyPipe, checkPipeCall, PIPE_NAMES, UnknownPipeError } from './pipes';
+import { applyPipe, checkPipeCall, PIPE_NAMES, PIPE_USAGE, UnknownPipeError } from './pipes';
 import { renderTemplate } from './render';
 import type { ExpressionScope, RenderOptions } from './scope';
 
@@ -247,5 +247,12 @@ describe('checkPipeCall', () => {
   ])('%j', (call, problem) => {
     if (problem === undefined) expect(checkPipeCall(call)).toBeUndefined();
     else expect(checkPipeCall(call)).toContain(problem);
+  });
+});
+
+describe('PIPE_USAGE (the editor autocomplete)', () => {
+  it('describes exactly the pipes that exist, each usage starting with its name', () => {
+    expect(Object.keys(PIPE_USAGE).sort()).toEqual([...PIPE_NAMES].sort());
+    for (const [name, { usage }] of Object.entries(PIPE_USAGE)) expect(usage.split(':')[0]).toBe(name);
   });
 });

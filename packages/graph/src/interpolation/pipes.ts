@@ -201,6 +201,29 @@ const PIPES = new Map<string, PipeDefinition>([
 /** The names of all pipes, in the order the documentation lists them. */
 export const PIPE_NAMES: readonly string[] = Object.freeze([...PIPES.keys()]);
 
+/**
+ * How each pipe is written, with what it does: the editor's autocomplete offers these. A test keeps
+ * the list in step with the pipes themselves.
+ */
+export const PIPE_USAGE: Readonly<Record<string, { usage: string; description: string }>> = Object.freeze({
+  upper: { usage: 'upper', description: 'text in upper case' },
+  lower: { usage: 'lower', description: 'text in lower case' },
+  trim: { usage: 'trim', description: 'spaces removed at both ends' },
+  default: { usage: 'default:<fallback>', description: 'the fallback when the value is missing or null' },
+  date: { usage: 'date:Y-m-d H:i', description: 'a date or time formatted (PHP date letters)' },
+  json: { usage: 'json', description: 'the value as JSON text' },
+  length: { usage: 'length', description: 'characters of a text, items of a list, keys of an object' },
+  number: { usage: 'number', description: 'the value as a number (null when it is not one)' },
+  round: { usage: 'round:<decimals>', description: 'a number rounded (0 decimals by default)' },
+  join: { usage: 'join:<separator>', description: 'list items joined into one text' },
+  split: { usage: 'split:<separator>', description: 'a text cut into a list' },
+  first: { usage: 'first', description: 'the first item of a list (or character of a text)' },
+  last: { usage: 'last', description: 'the last item of a list (or character of a text)' },
+  replace: { usage: 'replace:<find>:<with>', description: 'every occurrence of a text replaced' },
+  truncate: { usage: 'truncate:<length>:<suffix>', description: 'a text cut to a length, with a suffix' },
+  urlencode: { usage: 'urlencode', description: 'a text made safe for a URL part' },
+});
+
 /** Thrown when a template uses a pipe that does not exist; save-time checks keep such templates out. */
 export class UnknownPipeError extends Error {
   readonly pipe: string;

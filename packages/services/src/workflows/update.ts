@@ -4,7 +4,7 @@ import { recordAudit } from '../audit-logs/record';
 import type { VerbArgs } from '../context';
 import { assertCredentialReferences } from '../credentials/references';
 import type { SecretBox } from '../encryption';
-import { notFound } from '../errors';
+import { AppError, notFound } from '../errors';
 import type { ExecutionEngine } from '../executions/engine';
 import { generateHookToken } from '../hooks/token';
 import { isUuid } from '../text';
@@ -16,14 +16,18 @@ import { presentWorkflow } from './present';
 import { recordWorkflowVersion } from './versions';
 import type { WorkflowInput } from './workflow-input';
 
-/** PUT semantics: every field is replaced, nodes and edges included. */
+/**
+ * PUT semantics: every field is replaced, nodes and edges included. With `expectedVersion` (the
+ * If-Match header) a save based on an older version is a 409: two editors never silently overwrite
+ * each other.
+ */
 export async function updateWorkflow({
   ctx,
   input,
   siteUrl,
   engine,
   secrets,
-}: VerbArgs<{ id: string; workflow: WorkflowInput }> & {
+}: VerbArgs<{ id: string; workflow: WorkflowInput; expectedVersion?: number }> & {
   siteUrl?: string;
   engine?: ExecutionEngine;
   secrets: SecretBox;
@@ -40,6 +44,13 @@ export async function updateWorkflow({
       .where(and(eq(t.id, input.id), eq(t.organizationId, ctx.organizationId)))
       .for('update');
     if (!existing) throw notFound('Workflow');
+    if (input.expectedVersion !== undefined && existing.version !== input.expectedVersion) {
+      throw new AppError(
+        'conflict',
+        `This workflow was saved by someone else since you opened it (you edited version ${input.expectedVersion}, the latest is ${existing.version}). Reload it, or save again to overwrite.`,
+        { version: [`the latest version is ${existing.version}`] },
+      );
+    }
     await assertCredentialReferences(tx, ctx.organizationId, next);
     previousTriggerType = existing.triggerType;
     const [row] = await tx

@@ -1,0 +1,10 @@
+import type { components } from '$api/schema';
+
+/** The context key under which the editor offers per-node run state and save errors to the steps. */
+export const STEP_OVERLAY = Symbol('step-overlay');
+
+export interface StepOverlay {
+  step(nodeId: string): components['schemas']['Step'] | undefined;
+  /** A short message when the last save was refused because of this node. */
+  errors(nodeId: string): string | undefined;
+}

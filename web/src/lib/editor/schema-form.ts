@@ -1,0 +1,85 @@
+import type { ExpressionContext } from './expressions';
+
+/** The part of JSON Schema the node-type catalog uses (zod's toJSONSchema output). */
+export interface JsonSchema {
+  type?: string | string[];
+  enum?: unknown[];
+  const?: unknown;
+  default?: unknown;
+  description?: string;
+  minimum?: number;
+  maximum?: number;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  additionalProperties?: unknown;
+}
+
+/** What every field of a node's form can reach: errors and previews by path, pickers' choices. */
+export interface FieldContext {
+  expression: ExpressionContext;
+  errors(path: string): string[] | undefined;
+  preview(path: string): string | undefined;
+  credentials: { id: string; name: string; type: string }[];
+  workflows: { id: string; name: string }[];
+}
+
+export type FieldKind =
+  | { kind: 'boolean' }
+  | { kind: 'enum'; options: string[] }
+  | { kind: 'number' }
+  | { kind: 'credential' }
+  | { kind: 'workflow' }
+  | { kind: 'code' }
+  | { kind: 'text'; multiline: boolean }
+  | { kind: 'list'; item: JsonSchema }
+  | { kind: 'object'; properties: Record<string, JsonSchema> }
+  | { kind: 'json' };
+
+const MULTILINE = new Set(['body', 'message', 'prompt', 'system', 'html', 'text']);
+
+const typeOf = (schema: JsonSchema) => (Array.isArray(schema.type) ? schema.type[0] : schema.type);
+
+/** Which input a config field gets, from its name and schema. */
+export function describeSchema(name: string, schema: JsonSchema): FieldKind {
+  if (name === 'credential_id') return { kind: 'credential' };
+  if (name === 'workflow_id') return { kind: 'workflow' };
+  if (name === 'code') return { kind: 'code' };
+  if (schema.enum) return { kind: 'enum', options: schema.enum.map(String) };
+  const type = typeOf(schema);
+  if (type === 'boolean') return { kind: 'boolean' };
+  if (type === 'integer' || type === 'number') return { kind: 'number' };
+  if (type === 'string') return { kind: 'text', multiline: MULTILINE.has(name) };
+  if (type === 'array' && schema.items && typeOf(schema.items) === 'object' && schema.items.properties) {
+    return { kind: 'list', item: schema.items };
+  }
+  if (
+    type === 'object' &&
+    schema.properties &&
+    Object.keys(schema.properties).length &&
+    !schema.additionalProperties
+  ) {
+    return { kind: 'object', properties: schema.properties };
+  }
+  // "A recipient or a list of them": typed as text, which takes one address or an expression.
+  const alternatives = schema.anyOf ?? schema.oneOf;
+  if (alternatives?.some((s) => typeOf(s) === 'string') && name !== 'body')
+    return { kind: 'text', multiline: false };
+  return { kind: 'json' };
+}
+
+export const labelOf = (name: string) => name.replaceAll('_', ' ').replace(/^./, (c) => c.toUpperCase());
+
+/** A new list item: each required field present (empty text, first choice, default). */
+export function defaultFor(schema: JsonSchema): Record<string, unknown> {
+  const item: Record<string, unknown> = {};
+  for (const [key, property] of Object.entries(schema.properties ?? {})) {
+    if (!schema.required?.includes(key)) continue;
+    if (property.default !== undefined) item[key] = property.default;
+    else if (property.enum) item[key] = property.enum[0];
+    else if (typeOf(property) === 'string') item[key] = '';
+  }
+  return item;
+}

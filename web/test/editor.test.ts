@@ -1,0 +1,395 @@
+import { freePort } from '@weft/testing';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type CountingServer,
+  createStack,
+  type ServiceProcess,
+  type Stack,
+  spawnService,
+  startCountingServer,
+} from '../../temporal/test/support';
+import { expectAccessible, launchBrowser, newContext, screenshot, WIDTHS } from './browser';
+
+// The canvas editor and the template gallery end to end (issue 12): a workflow built from an empty
+// canvas with the mouse and keyboard only, saved, test-run on the real engine, a refused save shown
+// on its node, a failed node fixed and retried in place, undo/redo, copy/paste between workflows,
+// two tabs saving the same workflow, and a template cloned and run. One installation, in order.
+
+let stack: Stack;
+let http: CountingServer;
+let server: ServiceProcess;
+let browser: Browser;
+let base = '';
+let admin: Awaited<ReturnType<BrowserContext['storageState']>>;
+let builtId = '';
+
+beforeAll(async () => {
+  [stack, http] = await Promise.all([createStack(), startCountingServer(() => 5)]);
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  server = spawnService('api', {
+    ...stack.serviceEnv,
+    RUN_WORKER: 'true',
+    PORT: String(port),
+    APP_URL: base,
+    TRUST_PROXY_HOPS: '1',
+  });
+  [browser] = await Promise.all([launchBrowser(), server.ready]);
+  const context = await newContext(browser, base);
+  const res = await context.request.post('/api/v1/auth/setup', {
+    headers: { Origin: base },
+    data: {
+      organization_name: 'Canvas Co',
+      name: 'Eda Editor',
+      email: 'eda@canvas.test',
+      password: 'correct horse battery staple',
+    },
+  });
+  expect(res.status()).toBe(201);
+  admin = await context.storageState();
+  await context.close();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.kill();
+  await stack?.close();
+  http?.server.close();
+});
+
+async function editorPage(
+  options: { width?: keyof typeof WIDTHS; dark?: boolean; context?: BrowserContext } = {},
+) {
+  const context =
+    options.context ??
+    (await browser.newContext({
+      baseURL: base,
+      storageState: admin,
+      viewport: WIDTHS[options.width ?? 'wide'],
+      colorScheme: options.dark ? 'dark' : 'light',
+    }));
+  context.setDefaultTimeout(8_000);
+  return context.newPage();
+}
+
+const node = (page: Page, id: string) => page.locator(`.svelte-flow__node[data-id="${id}"]`);
+const nodeIds = (page: Page) =>
+  page.locator('.svelte-flow__node').evaluateAll((els) => els.map((el) => el.getAttribute('data-id')));
+
+/** Drags from one handle to another with the mouse, as a person connects two steps. */
+async function connect(page: Page, from: string, to: string) {
+  const a = await stableBox(page, from);
+  const b = await stableBox(page, to);
+  if (!a || !b) throw new Error(`no handle for ${from} or ${to}`);
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 5 });
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
+  await page.mouse.up();
+}
+
+/** Where an element is once the canvas stopped moving (a new step pans the view into place). */
+async function stableBox(page: Page, selector: string) {
+  let last = await page.locator(selector).boundingBox();
+  for (let i = 0; i < 20; i++) {
+    await page.waitForTimeout(50);
+    const now = await page.locator(selector).boundingBox();
+    if (now && last && now.x === last.x && now.y === last.y) return now;
+    last = now;
+  }
+  return last;
+}
+
+/** Types into an expression field and takes the first suggestion with Enter. */
+async function typeAndPick(page: Page, field: string, text: string) {
+  const input = page.locator(field);
+  await input.focus();
+  await input.pressSequentially(text);
+  await page
+    .locator(`${field.replace(/^#/, '#')}-suggestions [role="option"]`)
+    .first()
+    .waitFor();
+  await input.press('Enter');
+}
+
+async function save(page: Page) {
+  await page.keyboard.press('Control+s');
+  await page.getByText(/Saved as version \d+/).waitFor();
+}
+
+describe('the canvas editor', () => {
+  it('builds a 5-node workflow from an empty canvas with the mouse and keyboard, saves and test-runs it', {
+    timeout: 90_000,
+  }, async () => {
+    const page = await editorPage();
+    await page.goto('/workflows');
+    await page.getByRole('button', { name: 'New workflow' }).first().click();
+    await page.waitForURL(/\/workflows\/[0-9a-f-]{36}\/edit$/);
+    builtId = page.url().split('/').at(-2) as string;
+    await page.getByRole('region', { name: 'Workflow canvas' }).waitFor();
+    await expectAccessible(page, 'editor (empty)');
+    await screenshot(page, 'editor-empty-wide-light');
+
+    // Click to add: each new step lands after the selected one, connected to it.
+    await page.getByRole('button', { name: 'Add Transform' }).click();
+    await page.getByRole('button', { name: 'Add Condition' }).click();
+    await page.getByRole('button', { name: 'Add HTTP request' }).click();
+    expect(await nodeIds(page)).toEqual(['transform', 'condition', 'http_request']);
+    // Drag from the palette onto the canvas: a step on its own.
+    const pane = await page.locator('.svelte-flow__pane').boundingBox();
+    if (!pane) throw new Error('no canvas pane');
+    await page.dragAndDrop('button[aria-label="Add Transform"]', '.svelte-flow__pane', {
+      targetPosition: { x: Math.round(pane.width * 0.3), y: Math.round(pane.height * 0.7) },
+    });
+    await node(page, 'transform_2').waitFor();
+    // Connect the condition's "false" output to it by dragging from the handle.
+    await connect(
+      page,
+      '.svelte-flow__node[data-id="condition"] .svelte-flow__handle[data-handleid="false"]',
+      '.svelte-flow__node[data-id="transform_2"] .svelte-flow__handle.target',
+    );
+    await expect.poll(() => page.locator('.svelte-flow__edge').count()).toBe(3);
+    // A fifth step after the HTTP call.
+    await node(page, 'http_request').click();
+    await page.getByRole('button', { name: 'Add Transform' }).click();
+    expect((await nodeIds(page)).sort()).toEqual([
+      'condition',
+      'http_request',
+      'transform',
+      'transform_2',
+      'transform_3',
+    ]);
+    expect(await page.locator('.svelte-flow__edge').count()).toBe(4);
+
+    // Configure with autocompleted expressions.
+    await node(page, 'transform').click();
+    await page.getByLabel('Label', { exact: true }).fill('Normalize');
+    await page.getByLabel('Label', { exact: true }).press('Tab');
+    await page.getByRole('button', { name: 'Add assignments' }).click();
+    await page.locator('#field-config-assignments-0-key').fill('email');
+    await page.locator('#field-config-assignments-0-key').press('Tab');
+    await page.locator('#field-config-assignments-0-value').fill('{{ trigger.email | ');
+    await typeAndPick(page, '#field-config-assignments-0-value', 'lo');
+    await expect
+      .poll(() => page.locator('#field-config-assignments-0-value').inputValue())
+      .toBe('{{ trigger.email | lower }}');
+    await page.locator('#field-config-assignments-0-value').press('Tab');
+
+    await node(page, 'condition').click();
+    await page.getByRole('button', { name: 'Add conditions' }).click();
+    await typeAndPick(page, '#field-config-conditions-0-left', '{{ no');
+    // The suggestions stay open after a root is taken: the upstream node is next.
+    await typeAndPick(page, '#field-config-conditions-0-left', 'tr');
+    await page.locator('#field-config-conditions-0-left').pressSequentially('email }}');
+    await expect
+      .poll(() => page.locator('#field-config-conditions-0-left').inputValue())
+      .toBe('{{ nodes.transform.email }}');
+    await page.locator('#field-config-conditions-0-left').press('Tab');
+    await page.locator('#field-config-conditions-0-right').fill('ada@example.com');
+    await page.locator('#field-config-conditions-0-right').press('Tab');
+
+    await node(page, 'http_request').click();
+    await page.locator('#field-config-method').selectOption('POST');
+    await page.locator('#field-config-url').fill(`${http.baseUrl}/built`);
+    await page.locator('#field-config-url').press('Tab');
+    for (const id of ['transform_2', 'transform_3']) {
+      await node(page, id).click();
+      await page.getByRole('button', { name: 'Add assignments' }).click();
+      await page.locator('#field-config-assignments-0-key').fill('done');
+      await page.locator('#field-config-assignments-0-value').fill(id);
+      await page.locator('#field-config-assignments-0-value').press('Tab');
+    }
+    await page.getByText('Unsaved changes').waitFor();
+    await save(page);
+    const [saved] = await stack.db.admin`select nodes, edges, version from workflows where id = ${builtId}`;
+    expect(saved?.version).toBe(2);
+    expect(((saved?.nodes ?? []) as { id: string }[]).map((n) => n.id).sort()).toEqual([
+      'condition',
+      'http_request',
+      'transform',
+      'transform_2',
+      'transform_3',
+    ]);
+    expect(saved?.edges).toContainEqual(
+      expect.objectContaining({ source: 'condition', target: 'transform_2', source_handle: 'false' }),
+    );
+
+    // Test run with typed trigger data: every step's status on the canvas, outputs in the panel.
+    await page.getByRole('button', { name: 'Test run' }).click();
+    await page.getByLabel(/Trigger data \(JSON/).fill('{"email": "ADA@example.com"}');
+    await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+    await page.locator('.banner.run .badge', { hasText: 'success' }).waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => node(page, 'http_request').locator('[data-status]').getAttribute('data-status'))
+      .toBe('completed');
+    expect(await node(page, 'transform_2').locator('[data-status]').getAttribute('data-status')).toBe(
+      'skipped',
+    );
+    expect(http.byPath('/built')).toBe(1);
+    await node(page, 'transform').click();
+    await page.getByText('Last run: ada@example.com').waitFor();
+    await page.getByRole('tab', { name: /Last run/ }).click();
+    await page
+      .getByText(/"email": "ada@example.com"/)
+      .first()
+      .waitFor();
+    await screenshot(page, 'editor-test-run-wide-light');
+    await expectAccessible(page, 'editor (after a test run)');
+    await page.context().close();
+  });
+
+  it('shows a refused save on its node and field; fixes a failing node and retries it in place', {
+    timeout: 90_000,
+  }, async () => {
+    const page = await editorPage({ dark: true });
+    await page.goto(`/workflows/${builtId}/edit`);
+    await node(page, 'http_request').click();
+    await page.locator('#field-config-url').fill('');
+    await page.locator('#field-config-url').press('Tab');
+    await page.keyboard.press('Control+s');
+    await page.getByText('The given data was invalid.').waitFor();
+    await expect
+      .poll(() => node(page, 'http_request').locator('.step').getAttribute('class'))
+      .toMatch(/invalid/);
+    await page.locator('#field-config-url-error').waitFor();
+    // Nothing was lost: the other steps are still configured.
+    expect(await nodeIds(page)).toHaveLength(5);
+    http.failing.add('/flaky');
+    await page.locator('#field-config-url').fill(`${http.baseUrl}/flaky`);
+    await page.locator('#field-config-url').press('Tab');
+    await page.locator('#node-on-failure').selectOption('abort');
+    await save(page);
+    await page.getByRole('button', { name: 'Test run' }).click();
+    await page.getByLabel(/Trigger data \(JSON/).fill('{"email": "ada@example.com"}');
+    await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+    await page.locator('.banner.run .badge', { hasText: 'failed' }).waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => node(page, 'http_request').locator('[data-status]').getAttribute('data-status'))
+      .toBe('failed');
+    await screenshot(page, 'editor-failed-node-wide-dark');
+    http.failing.delete('/flaky');
+    await page.getByRole('button', { name: 'Retry in place' }).click();
+    await page.locator('.banner.run .badge', { hasText: 'success' }).waitFor({ timeout: 30_000 });
+    expect(http.byPath('/flaky')).toBe(2);
+    await page.context().close();
+  });
+
+  it('undoes and redoes ten edits', async () => {
+    const page = await editorPage();
+    await page.goto(`/workflows/${builtId}/edit`);
+    await node(page, 'transform').waitFor();
+    await page.locator('.svelte-flow__pane').click({ position: { x: 5, y: 5 } });
+    for (let i = 0; i < 10; i++) await page.getByRole('button', { name: 'Add Delay' }).click();
+    expect(await nodeIds(page)).toHaveLength(15);
+    await page.locator('.svelte-flow__pane').click({ position: { x: 5, y: 5 } });
+    for (let i = 0; i < 10; i++) await page.keyboard.press('Control+z');
+    expect(await nodeIds(page)).toHaveLength(5);
+    expect(await page.getByRole('button', { name: 'Undo' }).isDisabled()).toBe(true);
+    for (let i = 0; i < 10; i++) await page.keyboard.press('Control+Shift+z');
+    expect(await nodeIds(page)).toHaveLength(15);
+    for (let i = 0; i < 10; i++) await page.getByRole('button', { name: 'Undo' }).click();
+    expect(await nodeIds(page)).toHaveLength(5);
+    await page.getByText(/Saved · v/).waitFor();
+    await page.context().close();
+  });
+
+  it('copies steps from one workflow and pastes them into another, references renamed', async () => {
+    const context = await browser.newContext({ baseURL: base, storageState: admin, viewport: WIDTHS.wide });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const source = await editorPage({ context });
+    await source.goto(`/workflows/${builtId}/edit`);
+    await node(source, 'transform').click();
+    await node(source, 'condition').click({ modifiers: ['Control'] });
+    await source.keyboard.press('Control+c');
+    await source.getByText('Copied 2 steps.').waitFor();
+    const target = await editorPage({ context });
+    await target.goto('/workflows');
+    await target.getByRole('button', { name: 'New workflow' }).first().click();
+    await target.waitForURL(/\/edit$/);
+    await target.getByRole('region', { name: 'Workflow canvas' }).click({ position: { x: 20, y: 20 } });
+    await target.keyboard.press('Control+v');
+    await target.getByText('Pasted 2 steps.').waitFor();
+    expect((await nodeIds(target)).sort()).toEqual(['condition', 'transform']);
+    await save(target);
+    const id = target.url().split('/').at(-2) as string;
+    const [row] = await stack.db.admin`select nodes, edges from workflows where id = ${id}`;
+    expect(JSON.stringify(row?.nodes)).toContain('{{ nodes.transform.email }}');
+    expect(row?.edges).toEqual([expect.objectContaining({ source: 'transform', target: 'condition' })]);
+    await context.close();
+  });
+
+  it('two tabs saving the same workflow: the second gets a 409 and chooses to reload', async () => {
+    const context = await browser.newContext({ baseURL: base, storageState: admin, viewport: WIDTHS.wide });
+    const [one, two] = [await editorPage({ context }), await editorPage({ context })];
+    await Promise.all([one.goto(`/workflows/${builtId}/edit`), two.goto(`/workflows/${builtId}/edit`)]);
+    await Promise.all([one.locator('#workflow-name').waitFor(), two.locator('#workflow-name').waitFor()]);
+    await one.locator('#workflow-name').fill('Saved by tab one');
+    await one.locator('#workflow-name').press('Tab');
+    await save(one);
+    await two.locator('#workflow-name').fill('Saved by tab two');
+    await two.locator('#workflow-name').press('Tab');
+    await two.keyboard.press('Control+s');
+    await two.getByText('Someone else saved this workflow').waitFor();
+    const [row] = await stack.db.admin`select name from workflows where id = ${builtId}`;
+    expect(row?.name).toBe('Saved by tab one');
+    await two.getByRole('button', { name: 'Reload theirs' }).click();
+    await expect.poll(() => two.locator('#workflow-name').inputValue()).toBe('Saved by tab one');
+    await context.close();
+  });
+});
+
+describe('templates', () => {
+  it('the gallery filters, previews, clones a template into the editor and runs it', {
+    timeout: 60_000,
+  }, async () => {
+    const page = await editorPage();
+    await page.goto('/templates');
+    await page.getByRole('heading', { name: 'Templates' }).waitFor();
+    await page.locator('.template').first().waitFor();
+    expect(await page.locator('.template').count()).toBe(42);
+    await expectAccessible(page, 'templates');
+    await screenshot(page, 'templates-wide-light');
+    await page.getByLabel('Search').fill('crm');
+    await expect.poll(() => page.locator('.template').count()).toBeLessThan(42);
+    await page.getByLabel('Search').fill('');
+    // The payment router publishes events and e-mails only for event types it does not know: with
+    // its sample it runs here as it is, no module or outside service needed.
+    const runnable = { id: 'payment-provider-webhook-router', name: 'Route payment provider webhooks' };
+    const detail = (await (await page.request.get(`/api/v1/templates/${runnable.id}`)).json()) as {
+      name: string;
+      sample: { trigger_payload?: object };
+    };
+    runnable.name = detail.name;
+    await page.getByRole('button', { name: `Preview ${runnable.name}` }).click();
+    await page.getByRole('region', { name: 'Workflow graph' }).waitFor();
+    await page.getByRole('button', { name: 'Use this template' }).click();
+    await page.waitForURL(/\/edit$/);
+    await page.locator('.svelte-flow__node').first().waitFor();
+    await screenshot(page, 'editor-template-wide-light');
+    await page.getByRole('button', { name: 'Test run' }).click();
+    await page.getByLabel(/Trigger data \(JSON/).fill(JSON.stringify(detail.sample.trigger_payload ?? {}));
+    await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+    await page.locator('.banner.run .badge', { hasText: /success|partial/ }).waitFor({ timeout: 30_000 });
+    await page.context().close();
+  });
+
+  it('the editor and gallery at phone width and in dark mode pass axe', async () => {
+    for (const [width, dark] of [
+      ['narrow', false],
+      ['narrow', true],
+      ['wide', true],
+    ] as const) {
+      const page = await editorPage({ width, dark });
+      await page.goto(`/workflows/${builtId}/edit`);
+      await node(page, 'transform').waitFor();
+      await expectAccessible(page, `editor ${width} ${dark ? 'dark' : 'light'}`);
+      await screenshot(page, `editor-${width}-${dark ? 'dark' : 'light'}`);
+      await page.goto('/templates');
+      await page.locator('.template').first().waitFor();
+      await expectAccessible(page, `templates ${width} ${dark ? 'dark' : 'light'}`);
+      await screenshot(page, `templates-${width}-${dark ? 'dark' : 'light'}`);
+      await page.context().close();
+    }
+  });
+});
