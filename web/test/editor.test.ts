@@ -294,6 +294,32 @@ describe('the canvas editor', () => {
     await page.context().close();
   });
 
+  it('keeps sticky notes: added, written, saved, there again after a reload', async () => {
+    const page = await editorPage();
+    await page.goto(`/workflows/${builtId}/edit`);
+    await node(page, 'transform').click();
+    await page.getByRole('button', { name: '+ Sticky note' }).click();
+    const note = page.locator('.svelte-flow__node[data-id="note:note_1"] textarea');
+    await note.fill('Normalizes the e-mail before anything else reads it.');
+    await note.press('Tab');
+    await page.getByLabel('Colour').selectOption('blue');
+    await save(page);
+    const [row] = await stack.db.admin`select notes from workflows where id = ${builtId}`;
+    expect(row?.notes).toEqual([
+      expect.objectContaining({
+        id: 'note_1',
+        text: 'Normalizes the e-mail before anything else reads it.',
+        color: 'blue',
+      }),
+    ]);
+    await page.reload();
+    await expect
+      .poll(() => page.locator('.svelte-flow__node[data-id="note:note_1"] textarea').inputValue())
+      .toBe('Normalizes the e-mail before anything else reads it.');
+    await screenshot(page, 'editor-sticky-note-wide-light');
+    await page.context().close();
+  });
+
   it('copies steps from one workflow and pastes them into another, references renamed', async () => {
     const context = await browser.newContext({ baseURL: base, storageState: admin, viewport: WIDTHS.wide });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);

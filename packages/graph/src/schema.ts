@@ -28,6 +28,18 @@ export const GraphEdge = z.object({
 });
 export type GraphEdge = z.infer<typeof GraphEdge>;
 
+/** A sticky note on the canvas: text for the people reading the workflow, never run. */
+export const CanvasNote = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -'),
+  text: z.string().max(5000),
+  position: CanvasPosition,
+  width: z.number().min(80).max(2000).optional(),
+  height: z.number().min(40).max(2000).optional(),
+  color: z.enum(['yellow', 'blue', 'green', 'pink', 'gray']).default('yellow'),
+});
+export type CanvasNote = z.infer<typeof CanvasNote>;
+export const MAX_NOTES = 100;
+
 export const MAX_NODES = 500;
 export const MAX_EDGES = 2000;
 

@@ -116,4 +116,46 @@ describe('workflow versions', () => {
     expect((await save('tab B overwrites', '2')).status).toBe(200);
     expect((await save('junk', 'abc')).status).toBe(422);
   });
+
+  it('sticky notes: saved with the workflow, kept by a PUT that leaves them out, checked like any field', async () => {
+    const notes = [{ id: 'why', text: 'Explains the branch', position: { x: 10, y: 20 }, color: 'green' }];
+    const created = await json(
+      await api.request('POST', '/api/v1/workflows', {
+        key: acme.key,
+        body: { name: 'with notes', trigger_type: 'manual', notes },
+      }),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.notes).toEqual(notes);
+    const id = created.body.id as string;
+    const kept = await json(
+      await api.request('PUT', `/api/v1/workflows/${id}`, {
+        key: acme.key,
+        body: { name: 'renamed', trigger_type: 'manual' },
+      }),
+    );
+    expect(kept.body.notes).toEqual(notes);
+    const bad = async (badNotes: unknown[]) =>
+      json(
+        await api.request('PUT', `/api/v1/workflows/${id}`, {
+          key: acme.key,
+          body: { name: 'x', trigger_type: 'manual', notes: badNotes },
+        }),
+      );
+    const malformed = await bad([notes[0], { id: 'n/2', text: 1, position: {} }]);
+    expect(malformed.status).toBe(422);
+    expect(Object.keys(malformed.body.error.fields)).toEqual(
+      expect.arrayContaining(['notes.1.id', 'notes.1.text', 'notes.1.position.x']),
+    );
+    const twice = await bad([notes[0], notes[0]]);
+    expect(twice.status).toBe(422);
+    expect(twice.body.error.fields['notes.1.id']).toEqual(['duplicate note id "why"']);
+    const cleared = await json(
+      await api.request('PUT', `/api/v1/workflows/${id}`, {
+        key: acme.key,
+        body: { name: 'renamed', trigger_type: 'manual', notes: [] },
+      }),
+    );
+    expect(cleared.body.notes).toEqual([]);
+  });
 });

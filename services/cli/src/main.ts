@@ -3,6 +3,7 @@ import { EnvError } from '@weft/config';
 import { AppError } from '@weft/services';
 import { ZodError } from 'zod';
 import { benchApiCommand } from './bench/api';
+import { benchEditorCommand } from './bench/editor';
 import { benchEngineCommand } from './bench/engine';
 import { benchModulesCommand } from './bench/modules';
 import { benchTriggersCommand } from './bench/triggers';
@@ -35,6 +36,7 @@ Usage:
   ./weft bench triggers [--deliveries 2000] [--concurrency 64] [--pollers 100] [--polls 4] [--schedules 200] [--minutes 5]
   ./weft bench modules [--sends 2000] [--concurrency 16]   chat sends through the message outbox
   ./weft bench web [--rows 10000] [--runs 5]   the executions page's first load in chromium
+  ./weft bench editor [--nodes 200] [--runs 5]  the canvas editor: open, drag frame times, palette filter
 `;
 
 class UsageError extends Error {}
@@ -89,6 +91,7 @@ async function main(argv: string[]): Promise<void> {
       sends: { type: 'string', default: '2000' },
       rows: { type: 'string', default: '10000' },
       runs: { type: 'string', default: '5' },
+      nodes: { type: 'string', default: '200' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -172,6 +175,8 @@ async function main(argv: string[]): Promise<void> {
         executions: Number(values.rows),
         runs: Number(values.runs),
       });
+    case 'bench editor':
+      return benchEditorCommand({ nodes: Number(values.nodes), runs: Number(values.runs) });
     case 'bench modules':
       return benchModulesCommand({
         sends: Number(values.sends),

@@ -16,6 +16,8 @@ export const workflows = pgTable(
     status: text('status', { enum: ['active', 'inactive', 'draft'] }).notNull(),
     nodes: jsonb('nodes').$type<unknown[]>().notNull(),
     edges: jsonb('edges').$type<unknown[]>().notNull(),
+    /** Sticky notes on the editor's canvas: documentation only, never run. */
+    notes: jsonb('notes').$type<unknown[]>().notNull().default([]),
     /** Goes up by one on every update; executions record the version they ran. */
     version: integer('version').notNull().default(1),
     /** Secret part of the inbound webhook URL `{site_url}/api/hooks/<token>` (webhook trigger only). */

@@ -34,6 +34,7 @@ export async function createWorkflow({
         status: input.status,
         nodes: input.nodes,
         edges: input.edges,
+        notes: input.notes ?? [],
         // A webhook workflow gets its hook URL's token at birth.
         webhookToken: input.trigger_type === 'webhook' ? generateHookToken() : null,
       })

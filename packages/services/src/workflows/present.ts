@@ -16,6 +16,7 @@ export function presentWorkflow(row: typeof schema.workflows.$inferSelect, siteU
     status: row.status,
     nodes: row.nodes,
     edges: row.edges,
+    notes: row.notes,
     version: row.version,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -28,7 +29,7 @@ export type WorkflowResource = ReturnType<typeof presentWorkflow>;
 
 /** The list omits the graph (it can be large); GET /workflows/{id} returns it. */
 export function presentWorkflowSummary(
-  row: Omit<typeof schema.workflows.$inferSelect, 'nodes' | 'edges' | 'webhookToken'>,
+  row: Omit<typeof schema.workflows.$inferSelect, 'nodes' | 'edges' | 'notes' | 'webhookToken'>,
 ) {
   return {
     id: row.id,

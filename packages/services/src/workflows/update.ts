@@ -68,6 +68,7 @@ export async function updateWorkflow({
         status: next.status,
         nodes: next.nodes,
         edges: next.edges,
+        notes: next.notes ?? existing.notes,
         version: sql`${t.version} + 1`,
         // The hook token lives while the trigger is a webhook: kept across edits, made when switching
         // to webhook, dropped (the URL stops working) when switching away.

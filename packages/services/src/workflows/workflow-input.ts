@@ -1,9 +1,11 @@
 import {
+  CanvasNote,
   checkGraphExpressions,
   GraphEdge,
   GraphNode,
   MAX_EDGES,
   MAX_NODES,
+  MAX_NOTES,
   normalizeTriggerType,
   TRIGGER_TYPES,
   TriggerConfigByType,
@@ -38,6 +40,19 @@ export const WorkflowInput = z
     status: WorkflowStatus.default('draft'),
     nodes: z.array(GraphNode).max(MAX_NODES).default([]),
     edges: z.array(GraphEdge).max(MAX_EDGES).default([]),
+    /** Sticky notes of the canvas; left out of a PUT, the saved ones stay. */
+    notes: z
+      .array(CanvasNote)
+      .max(MAX_NOTES)
+      .superRefine((notes, ctx) => {
+        const seen = new Set<string>();
+        notes.forEach((note, i) => {
+          if (seen.has(note.id))
+            ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `duplicate note id "${note.id}"` });
+          seen.add(note.id);
+        });
+      })
+      .optional(),
   })
   .transform((input, ctx) => {
     const triggerSchema = TriggerConfigByType[input.trigger_type as TriggerType];

@@ -518,6 +518,21 @@ export interface paths {
                             target: string;
                             source_handle?: string | null;
                         }[];
+                        notes?: {
+                            id: string;
+                            text: string;
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            width?: number;
+                            height?: number;
+                            /**
+                             * @default yellow
+                             * @enum {string}
+                             */
+                            color?: "yellow" | "blue" | "green" | "pink" | "gray";
+                        }[];
                     };
                 };
             };
@@ -694,6 +709,21 @@ export interface paths {
                             source: string;
                             target: string;
                             source_handle?: string | null;
+                        }[];
+                        notes?: {
+                            id: string;
+                            text: string;
+                            position: {
+                                x: number;
+                                y: number;
+                            };
+                            width?: number;
+                            height?: number;
+                            /**
+                             * @default yellow
+                             * @enum {string}
+                             */
+                            color?: "yellow" | "blue" | "green" | "pink" | "gray";
                         }[];
                     };
                 };
@@ -3897,6 +3927,8 @@ export interface components {
             updated_at: string;
             nodes: unknown[];
             edges: unknown[];
+            /** @description Sticky notes on the editor's canvas ({id, text, position, width?, height?, color}); documentation, never run. A PUT without notes keeps them. */
+            notes: unknown[];
             /** @description Webhook workflows only: POST JSON here to run it (no API key needed) */
             webhook_url?: string;
         };

@@ -34,12 +34,57 @@ export interface CanvasNode {
   data: StepData;
 }
 
+/** A sticky note as saved (`notes` of a workflow). */
+export interface SavedNote {
+  id: string;
+  text: string;
+  position: { x: number; y: number };
+  width?: number;
+  height?: number;
+  color?: 'yellow' | 'blue' | 'green' | 'pink' | 'gray';
+}
+
+export interface CanvasNoteNode {
+  id: string;
+  type: 'note';
+  position: { x: number; y: number };
+  width: number;
+  height: number;
+  data: { note: Omit<SavedNote, 'position'> };
+}
+
+export const NOTE_SIZE = { width: 240, height: 140 };
+
+/** Notes share the canvas with steps; their ids are prefixed so they never collide with a step's. */
+export const noteNodeId = (noteId: string) => `note:${noteId}`;
+
+export function notesToCanvas(notes: readonly SavedNote[]): CanvasNoteNode[] {
+  return notes.map(({ position, ...note }) => ({
+    id: noteNodeId(note.id),
+    type: 'note',
+    position: { ...position },
+    width: note.width ?? NOTE_SIZE.width,
+    height: note.height ?? NOTE_SIZE.height,
+    data: { note },
+  }));
+}
+
+export function notesFromCanvas(
+  nodes: readonly { type?: string; position: { x: number; y: number } }[],
+): SavedNote[] {
+  return nodes
+    .filter((n): n is CanvasNoteNode => n.type === 'note')
+    .map((n) => ({ ...n.data.note, position: { x: n.position.x, y: n.position.y } }));
+}
+
 export interface CanvasEdge {
   id: string;
   source: string;
   target: string;
   sourceHandle?: string;
   label?: string;
+  /** Drawn moving: the edge carried data in the run shown on the canvas. */
+  animated?: boolean;
   data: { saved: SavedEdge };
 }
 
@@ -66,12 +111,16 @@ export function toCanvas(nodes: readonly SavedNode[], edges: readonly SavedEdge[
   return { nodes: canvasNodes, edges: canvasEdges, needsLayout: canvasNodes.some((n) => n.data.unplaced) };
 }
 
-export function fromCanvas(nodes: readonly CanvasNode[], edges: readonly CanvasEdge[]) {
+export function fromCanvas(nodes: readonly (CanvasNode | CanvasNoteNode)[], edges: readonly CanvasEdge[]) {
   return {
-    nodes: nodes.map((node): SavedNode => {
-      const saved = { ...node.data.saved };
-      return node.data.unplaced ? saved : { ...saved, position: { x: node.position.x, y: node.position.y } };
-    }),
+    nodes: nodes
+      .filter((node): node is CanvasNode => node.type === 'step')
+      .map((node): SavedNode => {
+        const saved = { ...node.data.saved };
+        return node.data.unplaced
+          ? saved
+          : { ...saved, position: { x: node.position.x, y: node.position.y } };
+      }),
     edges: edges.map((edge): SavedEdge => ({ ...edge.data.saved, source: edge.source, target: edge.target })),
   };
 }

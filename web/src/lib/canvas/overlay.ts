@@ -8,3 +8,10 @@ export interface StepOverlay {
   /** A short message when the last save was refused because of this node. */
   errors(nodeId: string): string | undefined;
 }
+
+/** The context key under which the editor lets sticky notes change themselves. */
+export const NOTE_EDITOR = Symbol('note-editor');
+
+export interface NoteEditor {
+  updateNote(nodeId: string, change: { text?: string; width?: number; height?: number }): void;
+}

@@ -3,12 +3,17 @@ import { autoLayout } from '$lib/canvas/layout';
 import {
   type CanvasEdge,
   type CanvasNode,
+  type CanvasNoteNode,
   edgeKey,
   fromCanvas,
+  NOTE_SIZE,
   type NodePorts,
+  notesFromCanvas,
+  notesToCanvas,
   outputHandles,
   type SavedEdge,
   type SavedNode,
+  type SavedNote,
   toCanvas,
 } from '$lib/canvas/mapper';
 import {
@@ -32,6 +37,7 @@ export interface EditorDocument {
   trigger_config: Record<string, unknown>;
   nodes: SavedNode[];
   edges: SavedEdge[];
+  notes: SavedNote[];
 }
 
 const COLUMN = 288;
@@ -43,7 +49,8 @@ const COLUMN = 288;
  * goes through here and is one undo step.
  */
 export class WorkflowEditor {
-  nodes = $state.raw<CanvasNode[]>([]);
+  /** Steps and sticky notes, as Svelte Flow draws them. */
+  nodes = $state.raw<(CanvasNode | CanvasNoteNode)[]>([]);
   edges = $state.raw<CanvasEdge[]>([]);
   name = $state('');
   description = $state<string | null>(null);
@@ -64,7 +71,14 @@ export class WorkflowEditor {
   notice = $state('');
 
   readonly dirty = $derived(this.currentJson !== this.savedJson);
-  readonly selected = $derived(this.nodes.filter((n) => (n as { selected?: boolean }).selected));
+  /** The selected steps (notes are selected too, but have no panel and no outputs). */
+  readonly selected = $derived(
+    this.nodes.filter(
+      (n): n is CanvasNode => n.type === 'step' && (n as { selected?: boolean }).selected === true,
+    ),
+  );
+  readonly steps = $derived(this.nodes.filter((n): n is CanvasNode => n.type === 'step'));
+  #notes = () => this.nodes.filter((n): n is CanvasNoteNode => n.type === 'note');
 
   #history = new History<string>('');
   #catalog: NodeType[] = [];
@@ -102,6 +116,7 @@ export class WorkflowEditor {
       trigger_config: $state.snapshot(this.triggerConfig) as Record<string, unknown>,
       nodes: graph.nodes,
       edges: graph.edges,
+      notes: notesFromCanvas(this.nodes),
     };
   }
 
@@ -113,7 +128,7 @@ export class WorkflowEditor {
     this.triggerConfig = doc.trigger_config;
     const canvas = toCanvas(doc.nodes, doc.edges);
     const placed = canvas.needsLayout ? autoLayout(canvas.nodes, canvas.edges) : canvas.nodes;
-    this.nodes = placed.map(this.#describe);
+    this.nodes = [...placed.map(this.#describe), ...notesToCanvas(doc.notes ?? [])];
     this.edges = canvas.edges;
   }
 
@@ -166,7 +181,7 @@ export class WorkflowEditor {
     const taken = new Set(this.nodes.map((n) => n.id));
     const id = uniqueNodeId(type, taken);
     const after = position ? undefined : this.selected.at(-1);
-    const rightmost = this.nodes.reduce((max, n) => Math.max(max, n.position.x), -COLUMN);
+    const rightmost = this.steps.reduce((max, n) => Math.max(max, n.position.x), -COLUMN);
     const at =
       position ??
       (after ? { x: after.position.x + COLUMN, y: after.position.y } : { x: rightmost + COLUMN, y: 0 });
@@ -207,10 +222,12 @@ export class WorkflowEditor {
   /** Replaces one step's saved fields (label, on_failure, config) as one edit. */
   updateNode(id: string, change: Partial<Omit<SavedNode, 'id' | 'position'>>) {
     this.nodes = this.nodes.map((n) =>
-      n.id === id ? this.#describe({ ...n, data: { ...n.data, saved: { ...n.data.saved, ...change } } }) : n,
+      n.id === id && n.type === 'step'
+        ? this.#describe({ ...n, data: { ...n.data, saved: { ...n.data.saved, ...change } } })
+        : n,
     );
     // A switch whose cases changed may have lost a handle its edges used.
-    const handles = new Map(this.nodes.map((n) => [n.id, (n.data as { handles?: string[] }).handles ?? []]));
+    const handles = new Map(this.steps.map((n) => [n.id, (n.data as { handles?: string[] }).handles ?? []]));
     this.edges = this.edges.filter((e) => !e.sourceHandle || handles.get(e.source)?.includes(e.sourceHandle));
     this.commit();
   }
@@ -226,8 +243,42 @@ export class WorkflowEditor {
     this.commit();
   }
 
+  /** A sticky note at `position`, or above the selected step, or left of everything. */
+  addNote(position?: { x: number; y: number }) {
+    const taken = new Set(this.#notes().map((n) => n.data.note.id));
+    let n = 1;
+    while (taken.has(`note_${n}`)) n++;
+    const anchor = this.selected.at(-1);
+    const at =
+      position ??
+      (anchor
+        ? { x: anchor.position.x, y: anchor.position.y - NOTE_SIZE.height - 32 }
+        : { x: -NOTE_SIZE.width - 64, y: 0 });
+    const [note] = notesToCanvas([{ id: `note_${n}`, text: '', position: at, color: 'yellow' }]);
+    if (!note) return;
+    this.nodes = [
+      ...this.nodes.map((node) => ({ ...node, selected: false })),
+      { ...note, selected: true } as CanvasNoteNode,
+    ];
+    this.commit();
+  }
+
+  updateNote(nodeId: string, change: Partial<Omit<SavedNote, 'id' | 'position'>>) {
+    this.nodes = this.nodes.map((n) =>
+      n.id === nodeId && n.type === 'note'
+        ? {
+            ...n,
+            ...(change.width !== undefined ? { width: change.width } : {}),
+            ...(change.height !== undefined ? { height: change.height } : {}),
+            data: { note: { ...n.data.note, ...change } },
+          }
+        : n,
+    );
+    this.commit();
+  }
+
   deleteSelected() {
-    const ids = new Set(this.selected.map((n) => n.id));
+    const ids = new Set(this.nodes.filter((n) => (n as { selected?: boolean }).selected).map((n) => n.id));
     const edgeIds = new Set(
       this.edges.filter((e) => (e as { selected?: boolean }).selected).map((e) => e.id),
     );
@@ -254,9 +305,10 @@ export class WorkflowEditor {
     const { graph, added } = pasteFragment(fromCanvas(this.nodes, this.edges), fragment);
     const addedIds = new Set(added);
     const canvas = toCanvas(graph.nodes, graph.edges);
-    this.nodes = canvas.nodes.map(
-      (n) => ({ ...this.#describe(n), selected: addedIds.has(n.id) }) as CanvasNode,
-    );
+    this.nodes = [
+      ...canvas.nodes.map((n) => ({ ...this.#describe(n), selected: addedIds.has(n.id) }) as CanvasNode),
+      ...this.#notes().map((n) => ({ ...n, selected: false })),
+    ];
     this.edges = canvas.edges;
     this.commit();
     return added.length;
@@ -268,7 +320,7 @@ export class WorkflowEditor {
   }
 
   layout() {
-    this.nodes = autoLayout(this.nodes, this.edges).map(this.#describe);
+    this.nodes = [...autoLayout(this.steps, this.edges).map(this.#describe), ...this.#notes()];
     this.commit();
   }
 

@@ -18,6 +18,10 @@ export const Workflow = z
     ...summaryFields,
     nodes: z.array(z.unknown()),
     edges: z.array(z.unknown()),
+    notes: z.array(z.unknown()).openapi({
+      description:
+        "Sticky notes on the editor's canvas ({id, text, position, width?, height?, color}); documentation, never run. A PUT without notes keeps them.",
+    }),
     webhook_url: z
       .string()
       .optional()

@@ -1,0 +1,1 @@
+ALTER TABLE "workflows" ADD COLUMN "notes" jsonb DEFAULT '[]'::jsonb NOT NULL;
