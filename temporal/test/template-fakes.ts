@@ -139,11 +139,8 @@ export interface AiFake {
   close(): Promise<void>;
 }
 
-/**
- * An OpenAI-compatible chat-completions endpoint (`POST /v1/chat/completions`): the answer is
- * `replyFor(system prompt)`, so concurrent runs of different templates each get their own reply.
- */
-export async function startAiFake(replyFor: (system: string | undefined) => string): Promise<AiFake> {
+/** An OpenAI-compatible chat-completions endpoint (`POST /v1/chat/completions`) answering `reply()`. */
+export async function startAiFake(reply: () => string): Promise<AiFake> {
   const requests: AiFake['requests'] = [];
   const server = createServer(async (req, res) => {
     const raw = await readBody(req);
@@ -154,14 +151,11 @@ export async function startAiFake(replyFor: (system: string | undefined) => stri
       return json(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
     }
     const body = JSON.parse(raw || '{}');
-    const system = (body.messages as { role: string; content: string }[] | undefined)?.find(
-      (m) => m.role === 'system',
-    )?.content;
-    const reply = replyFor(system);
-    requests.push({ body, reply });
+    const content = reply();
+    requests.push({ body, reply: content });
     json(res, 200, {
       model: body.model ?? 'local-model',
-      choices: [{ message: { role: 'assistant', content: reply }, finish_reason: 'stop' }],
+      choices: [{ message: { role: 'assistant', content }, finish_reason: 'stop' }],
       usage: { prompt_tokens: 42, completion_tokens: 17 },
     });
   });

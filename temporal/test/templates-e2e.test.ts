@@ -90,16 +90,6 @@ function chatTemplatesUsed(): ChatTemplateSpec[] {
   return [...specs.values()];
 }
 
-/** The AI reply of a template's run, recognised by its AI node's system prompt. */
-const aiReplies = new Map<string, string>();
-for (const template of TEMPLATES) {
-  for (const node of nodesOf(template)) {
-    if (node.type === 'action.ai.prompt' && node.config?.system && template.sample.ai_reply) {
-      aiReplies.set(node.config.system, template.sample.ai_reply);
-    }
-  }
-}
-
 let h: EngineHarness;
 let org: { organizationId: string; key: string };
 let chat: ChatFake;
@@ -107,11 +97,13 @@ let ai: AiFake;
 let smtp: SmtpFake;
 /** What all runs' completed steps reported, to compare with what the fakes received in the end. */
 const totals = { email: 0, chat: 0, ai: 0 };
+/** What the AI provider answers: the sample's `ai_reply` of the template under test. */
+let aiReply = DEFAULT_AI_REPLY;
 
 beforeAll(async () => {
   [chat, ai, smtp] = await Promise.all([
     startChatFake(chatTemplatesUsed()),
-    startAiFake((system) => (system !== undefined && aiReplies.get(system)) || DEFAULT_AI_REPLY),
+    startAiFake(() => aiReply),
     startSmtpFake(),
   ]);
   h = await createEngineHarness({
@@ -198,7 +190,11 @@ async function pointAt(workflowId: string, origin: string, status: string): Prom
   const workflow = await api('GET', `/api/v1/workflows/${workflowId}`);
   for (const node of workflow.nodes) {
     if (node.type === 'action.http_request') node.config.url = withOrigin(node.config.url, origin);
-    if (node.type === 'action.workflow.execute') await pointAt(node.config.workflow_id, origin, 'draft');
+    if (node.type === 'action.workflow.execute') {
+      // The clone calls its own copy of the callee template, not `template:<id>`.
+      expect(node.config.workflow_id).toMatch(/^[0-9a-f-]{36}$/);
+      await pointAt(node.config.workflow_id, origin, 'draft');
+    }
   }
   if (workflow.trigger_type === 'polling') {
     workflow.trigger_config.url = withOrigin(workflow.trigger_config.url, origin);
@@ -327,7 +323,7 @@ async function finish(template: Template, executionId: string): Promise<any> {
   if (hasTimers(template)) {
     // Skips server time up to each timer the run waits on; a failure parks the run (for a retry
     // signal), which the execution record below shows as `failed` either way.
-    await h.waitForResult(executionId, 20_000).catch(() => {});
+    await h.waitForResult(executionId, 20_000).catch(() => undefined);
   }
   return h.waitForExecution(org.key, executionId, (e) => TERMINAL_STATUSES.has(e.status), 20_000);
 }
@@ -368,6 +364,8 @@ const describeRuns = (runs: any[]) =>
     2,
   );
 
+// One template after the other (vitest runs a file's tests in order): an event or a chat message
+// must start only the template under test, and skipped time is global to the Temporal server.
 describe('templates end to end', () => {
   it.each(TEMPLATES.map((t) => [t.id, t] as const))(
     '%s clones, runs with its sample and ends as promised',
@@ -375,14 +373,19 @@ describe('templates end to end', () => {
       const target = await startHttpTarget((template.sample.http_responses ?? {}) as Record<string, unknown>);
       const listens = ['event', 'webhook', 'chat'].includes(template.workflow.trigger_type);
       let workflowId: string | undefined;
+      aiReply = template.sample.ai_reply ?? DEFAULT_AI_REPLY;
       try {
         // 1. Clone (the template validates as any save) and point it at the local systems.
         const clone = await api('POST', `/api/v1/templates/${template.id}/clone`, undefined, 201);
         expect(clone.status).toBe('draft');
+        expect(clone.nodes.map((n: any) => `${n.id}:${n.type}`)).toEqual(
+          nodesOf(template).map((n) => `${n.id}:${n.type}`),
+        );
         workflowId = clone.id as string;
         const workflow = await pointAt(workflowId, target.url, listens ? 'active' : 'draft');
 
         // 2. Start it as its trigger would, then publish the events it waits for.
+        const before = { email: smtp.received.length, chat: chat.sent.length, ai: ai.requests.length };
         const executionId = await start(template, workflow);
         for (const later of template.sample.later_events ?? []) {
           await waitUntilWaiting(executionId);
@@ -393,16 +396,17 @@ describe('templates end to end', () => {
         const execution = await finish(template, executionId);
         const runs = await withChildren(execution);
         const explain = describeRuns(runs);
-        require('node:fs').writeFileSync(
-          `/tmp/e2e-dump/${template.id}.json`,
-          JSON.stringify({ runs, calls: target.calls }, null, 1),
-        );
         const steps = runs.flatMap((r) => r.steps);
         const completed = (type: string) =>
           steps.filter((s: any) => s.node_type === type && s.status === 'completed');
-        totals.email += completed('action.email.send').length;
-        totals.chat += completed('action.chat.send').length + completed('action.chat.send_template').length;
-        totals.ai += completed('action.ai.prompt').length;
+        const reported = {
+          email: completed('action.email.send').length,
+          chat: completed('action.chat.send').length + completed('action.chat.send_template').length,
+          ai: completed('action.ai.prompt').length,
+        };
+        totals.email += reported.email;
+        totals.chat += reported.chat;
+        totals.ai += reported.ai;
 
         expect(execution.status, explain).toBe(template.sample.expected_status);
         if (template.sample.expected_status === 'success') {
@@ -413,6 +417,17 @@ describe('templates end to end', () => {
           steps.filter((s: any) => s.status === 'completed').length,
           `${explain}\nno step ran`,
         ).toBeGreaterThan(0);
+
+        // As many e-mails, chat messages and AI requests reached the fakes during this run as its
+        // completed steps report (templates run one after the other).
+        expect(
+          {
+            email: smtp.received.length - before.email,
+            chat: chat.sent.length - before.chat,
+            ai: ai.requests.length - before.ai,
+          },
+          explain,
+        ).toEqual(reported);
 
         // HTTP: each completed request reached the local server (method, path and query), and
         // nothing else did.
@@ -429,7 +444,8 @@ describe('templates end to end', () => {
         const received = target.calls.map((c) => `${c.method} ${c.path}`).sort();
         expect(received, `HTTP calls\n${explain}`).toEqual(requested);
         // A chat run stores its sender's number masked (in the clear it reaches the run only).
-        const sender = template.workflow.trigger_type === 'chat' ? template.sample.trigger_payload?.sender : undefined;
+        const sender =
+          template.workflow.trigger_type === 'chat' ? template.sample.trigger_payload?.sender : undefined;
         const stored = (text: string) =>
           typeof sender === 'string' ? text.replaceAll(sender, maskPhoneText(sender)) : text;
         for (const step of httpSteps) {
@@ -459,11 +475,12 @@ describe('templates end to end', () => {
           expect(body.type, step.node_id).toBe(step.output.sent_as);
           if (step.node_type === 'action.chat.send_template') {
             expect(body.template.name).toBe(step.resolved_config.template_name);
-            expect(body.template.components?.[0]?.parameters ?? []).toHaveLength(
-              (step.resolved_config.variables ?? []).length,
+            const parameters = body.template.components?.[0]?.parameters ?? [];
+            expect(parameters.map((p: any) => stored(p.text))).toEqual(
+              (step.resolved_config.variables ?? []).map(String),
             );
           } else if (step.output.sent_as === 'text') {
-            expect(body.text.body).toBe(step.resolved_config.message);
+            expect(stored(body.text.body)).toBe(step.resolved_config.message);
           }
           if (template.workflow.trigger_type === 'chat') {
             // The customer just wrote: the window is open, the reply is text to them.
@@ -477,8 +494,12 @@ describe('templates end to end', () => {
           expect(step.output.workflows_triggered, step.node_id).toBe(0);
         }
 
-        // AI: each answer is the provider's reply for this template.
+        // AI: the provider got each step's prompt, and its reply is the step's answer.
+        const prompts = ai.requests
+          .slice(before.ai)
+          .map((r) => stored(r.body.messages.find((m: any) => m.role === 'user').content));
         for (const step of completed('action.ai.prompt')) {
+          expect(prompts, step.node_id).toContain(step.resolved_config.prompt);
           expect(step.output.text).toBe(template.sample.ai_reply ?? DEFAULT_AI_REPLY);
         }
       } finally {

@@ -294,6 +294,35 @@ describe('the canvas editor', () => {
     await page.context().close();
   });
 
+  it('edits the trigger in place: a schedule in words with its next runs, a polling feed fetched once, an event', async () => {
+    const page = await editorPage();
+    await page.goto('/workflows');
+    await page.getByRole('button', { name: 'New workflow' }).first().click();
+    await page.waitForURL(/\/edit$/);
+    await page.getByLabel('Starts when').selectOption('schedule');
+    await page.getByLabel(/^Cron/).fill('0 8 * * MON-FRI');
+    await page.getByLabel(/^Cron/).press('Tab');
+    await page.getByLabel('Time zone').fill('Europe/Berlin');
+    await page.getByLabel('Time zone').press('Tab');
+    await page.getByText(/At 08:00, Monday through Friday/).waitFor();
+    expect(await page.locator('.schedule li').count()).toBe(5);
+    await screenshot(page, 'editor-trigger-schedule-wide-light');
+    await page.getByLabel('Starts when').selectOption('polling');
+    await page.getByLabel('Feed URL').fill(`${http.baseUrl}/feed`);
+    await page.getByLabel('Feed URL').press('Tab');
+    await page.getByRole('button', { name: 'Fetch once' }).click();
+    await page.getByText(/1 item found/).waitFor();
+    expect(http.byPath('/feed')).toBe(1);
+    await page.getByLabel('Starts when').selectOption('event');
+    await page.getByLabel('Event', { exact: true }).fill('order.created');
+    await page.getByLabel('Event', { exact: true }).press('Tab');
+    await save(page);
+    const id = page.url().split('/').at(-2) as string;
+    const [row] = await stack.db.admin`select trigger_type, trigger_config from workflows where id = ${id}`;
+    expect(row).toMatchObject({ trigger_type: 'event', trigger_config: { event: 'order.created' } });
+    await page.context().close();
+  });
+
   it('keeps sticky notes: added, written, saved, there again after a reload', async () => {
     const page = await editorPage();
     await page.goto(`/workflows/${builtId}/edit`);

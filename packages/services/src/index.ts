@@ -68,6 +68,7 @@ export * from './text';
 export * from './triggers/item-keys';
 export * from './triggers/name-based-uuid';
 export * from './triggers/poll';
+export * from './triggers/poll-preview';
 export * from './triggers/poll-status';
 export * from './triggers/scheduled-fire';
 export * from './triggers/sync-after-save';

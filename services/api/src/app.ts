@@ -52,6 +52,7 @@ import { registerTemplateRoutes } from './routes/templates';
 import { registerCodecCors } from './routes/temporal-codec/access';
 import { registerCodecDecode } from './routes/temporal-codec/decode';
 import { registerCodecEncode } from './routes/temporal-codec/encode';
+import { registerPollPreview } from './routes/triggers/poll-preview';
 import { registerWebhookRoutes } from './routes/webhooks';
 import { registerCreateWorkflow } from './routes/workflows/create';
 import { registerDeleteWorkflow } from './routes/workflows/delete';
@@ -222,6 +223,7 @@ export function createApp(deps: AppDeps): Hono {
   registerListCredentialTypes(v1);
   registerListModuleTypes(v1);
   registerSyncChatTemplates(v1, providers);
+  registerPollPreview(v1, providers);
 
   const app = new Hono();
   app.onError(onError);

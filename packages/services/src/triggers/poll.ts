@@ -34,7 +34,7 @@ export type PollResult =
   | { status: 'error'; error: PollError }
   | { status: 'ok'; baseline: boolean; newItems: number; executionIds: string[] };
 
-class PollFailure extends Error {
+export class PollFailure extends Error {
   constructor(readonly error: PollError) {
     super(error.message);
   }
@@ -43,7 +43,7 @@ class PollFailure extends Error {
 const textDecoder = new TextDecoder();
 
 /** The headers of the poll's credential, opened for this request only; a missing one fails the poll. */
-async function pollAuthHeaders(
+export async function pollAuthHeaders(
   deps: { db: Database; secrets: SecretBox },
   organizationId: string,
   config: PollingTriggerConfig,
@@ -65,7 +65,7 @@ async function pollAuthHeaders(
 }
 
 /** GET/POST the URL through the SSRF-guarded client and return the list of items in the JSON answer. */
-async function fetchItems(
+export async function fetchItems(
   http: OutboundHttpClient,
   config: PollingTriggerConfig,
   authHeaders: Record<string, string>,
