@@ -36,7 +36,7 @@ Usage:
   ./weft bench triggers [--deliveries 2000] [--concurrency 64] [--pollers 100] [--polls 4] [--schedules 200] [--minutes 5]
   ./weft bench modules [--sends 2000] [--concurrency 16]   chat sends through the message outbox
   ./weft bench web [--rows 10000] [--runs 5]   the executions page's first load in chromium
-  ./weft bench editor [--nodes 200] [--runs 5]  the canvas editor: open, drag frame times, palette filter
+  ./weft bench editor [--nodes 200] [--runs 5] [--unplaced]   the canvas editor: open, drag frames, palette filter
 `;
 
 class UsageError extends Error {}
@@ -92,6 +92,7 @@ async function main(argv: string[]): Promise<void> {
       rows: { type: 'string', default: '10000' },
       runs: { type: 'string', default: '5' },
       nodes: { type: 'string', default: '200' },
+      unplaced: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -176,7 +177,11 @@ async function main(argv: string[]): Promise<void> {
         runs: Number(values.runs),
       });
     case 'bench editor':
-      return benchEditorCommand({ nodes: Number(values.nodes), runs: Number(values.runs) });
+      return benchEditorCommand({
+        nodes: Number(values.nodes),
+        runs: Number(values.runs),
+        unplaced: values.unplaced ?? false,
+      });
     case 'bench modules':
       return benchModulesCommand({
         sends: Number(values.sends),

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { startWebBench } from './web-stack';
 
@@ -7,13 +8,14 @@ import { startWebBench } from './web-stack';
  * opens its panel (open → interactive); then frame times while a step is dragged across the
  * canvas (requestAnimationFrame intervals); then the palette's filter, keystroke to next paint.
  */
-export async function benchEditorCommand(options: { nodes: number; runs: number }) {
+export async function benchEditorCommand(options: { nodes: number; runs: number; unplaced: boolean }) {
   const bench = await startWebBench();
   try {
-    const workflowId = await createLargeWorkflow(bench, options.nodes);
+    const workflowId = await createLargeWorkflow(bench, options.nodes, !options.unplaced);
     const open: number[] = [];
     const frames: number[] = [];
     const filters: number[] = [];
+    const phases: { shell: number; drawn: number }[] = [];
     for (let run = 0; run < options.runs; run++) {
       const context = await bench.browser.newContext({
         baseURL: bench.baseUrl,
@@ -21,14 +23,34 @@ export async function benchEditorCommand(options: { nodes: number; runs: number 
         viewport: { width: 1440, height: 900 },
       });
       const page = await context.newPage();
+      const profile = process.env.WEFT_BENCH_BROWSER_PROFILE && run === options.runs - 1;
+      const cdp = profile ? await context.newCDPSession(page) : undefined;
+      await cdp?.send('Profiler.enable');
+      await cdp?.send('Profiler.start');
       const start = performance.now();
-      await page.goto(`/workflows/${workflowId}/edit`);
+      await page.goto(`/workflows/${workflowId}/edit`, { waitUntil: 'commit' });
+      await page.locator('.svelte-flow').waitFor({ state: 'attached', timeout: 30_000 });
+      const shell = performance.now() - start;
       await page
         .locator(`.svelte-flow__node[data-id="n${options.nodes - 1}"]`)
         .waitFor({ state: 'attached', timeout: 30_000 });
-      const target = page.locator(`.svelte-flow__node[data-id="n${Math.floor(options.nodes / 2)}"]`);
-      await target.click();
-      await page.locator('#node-panel-title', { hasText: `n${Math.floor(options.nodes / 2)}` }).waitFor();
+      const drawn = performance.now() - start;
+      const middle = `n${Math.floor(options.nodes / 2)}`;
+      await page.locator(`.svelte-flow__node[data-id="${middle}"]`).click();
+      await page.locator('#node-panel-title', { hasText: middle }).waitFor();
+      phases.push({ shell, drawn });
+      if (cdp && process.env.WEFT_BENCH_BROWSER_PROFILE) {
+        const { profile: cpu } = await cdp.send('Profiler.stop');
+        await writeFile(process.env.WEFT_BENCH_BROWSER_PROFILE, JSON.stringify(cpu));
+        process.stdout.write(`  browser CPU profile: ${process.env.WEFT_BENCH_BROWSER_PROFILE}\n`);
+      }
+      if (process.env.WEFT_BENCH_TIMELINE && run === options.runs - 1) {
+        const entries = (await page.evaluate(
+          `performance.getEntriesByType('resource').map((e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd), e.transferSize])`,
+        )) as [string, number, number, number][];
+        for (const [name, from, to, size] of entries)
+          process.stdout.write(`  ${from}-${to} ms ${size} B ${name}\n`);
+      }
       open.push(performance.now() - start);
       frames.push(
         ...(await dragFrameTimes(page, `.svelte-flow__node[data-id="n${Math.floor(options.nodes / 2)}"]`)),
@@ -40,8 +62,9 @@ export async function benchEditorCommand(options: { nodes: number; runs: number 
     const sortedFrames = [...frames].sort((a, b) => a - b);
     const meanFrame = frames.reduce((a, b) => a + b, 0) / Math.max(1, frames.length);
     process.stdout.write(
-      `\nEditor with ${options.nodes} steps (${options.runs} runs, fresh context each, 1440×900):\n` +
+      `\nEditor with ${options.nodes} steps, ${options.unplaced ? 'saved without positions (laid out on open)' : 'at saved positions'} (${options.runs} runs, fresh context each, 1440×900):\n` +
         `  open → every step drawn and one clicked into its panel: ${summary(open)} (target < 1000 ms)\n` +
+        `    of which: canvas mounted ${summary(phases.map((p) => p.shell))}; every step drawn ${summary(phases.map((p) => p.drawn))}\n` +
         `  dragging a step: ${frames.length} frames, mean ${meanFrame.toFixed(1)} ms (${(1000 / meanFrame).toFixed(0)} fps), ` +
         `p95 ${percentile(sortedFrames, 0.95).toFixed(1)} ms, worst ${(sortedFrames.at(-1) ?? 0).toFixed(1)} ms (target 60 fps: 16.7 ms)\n` +
         `  palette filter, keystroke to next paint: ${summary(filters)} (target < 50 ms)\n`,
@@ -51,17 +74,27 @@ export async function benchEditorCommand(options: { nodes: number; runs: number 
   }
 }
 
-/** N steps: a spine of transforms with a condition every 10th step branching off, unplaced (auto-layout). */
-async function createLargeWorkflow(bench: Awaited<ReturnType<typeof startWebBench>>, count: number) {
+/**
+ * N steps: a spine of transforms with a condition every 10th step. Placed on a grid as the editor
+ * saves them, or without positions (as an API client may create them: laid out on open by dagre).
+ */
+async function createLargeWorkflow(
+  bench: Awaited<ReturnType<typeof startWebBench>>,
+  count: number,
+  placed: boolean,
+) {
+  const at = (i: number) => (placed ? { position: { x: (i % 20) * 288, y: Math.floor(i / 20) * 144 } } : {});
   const nodes = Array.from({ length: count }, (_, i) =>
     i % 10 === 5
       ? {
           id: `n${i}`,
+          ...at(i),
           type: 'action.condition',
           config: { conditions: [{ left: '{{ trigger.kind }}', operator: 'equals', right: 'a' }] },
         }
       : {
           id: `n${i}`,
+          ...at(i),
           type: 'action.transform',
           config: { assignments: [{ key: 'step', value: String(i) }] },
         },
