@@ -193,6 +193,16 @@ describe('the canvas editor', () => {
     await page.locator('#field-config-method').selectOption('POST');
     await page.locator('#field-config-url').fill(`${http.baseUrl}/built`);
     await page.locator('#field-config-url').press('Tab');
+    // A credential created in place: the secret goes to the server, the field gets its id.
+    await page.getByRole('button', { name: 'New credential…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New credential' });
+    await dialog.locator('#new-credential-type').selectOption('http_bearer');
+    await dialog.locator('#new-credential-name').fill('crm_token');
+    await dialog.locator('#new-credential-field-token').fill('secret-token-0123456789');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(() => page.locator('#field-config-credential_id').inputValue())
+      .toMatch(/^[0-9a-f-]{36}$/);
     for (const id of ['transform_2', 'transform_3']) {
       await node(page, id).click();
       await page.getByRole('button', { name: 'Add assignments' }).click();
@@ -227,6 +237,9 @@ describe('the canvas editor', () => {
       'skipped',
     );
     expect(http.byPath('/built')).toBe(1);
+    const [leak] = await stack.db
+      .admin`select count(*)::int as n from execution_steps where resolved_config::text like '%secret-token-0123456789%'`;
+    expect(leak?.n).toBe(0);
     await node(page, 'transform').click();
     await page.getByText('Last run: ada@example.com').waitFor();
     await page.getByRole('tab', { name: /Last run/ }).click();
@@ -235,6 +248,11 @@ describe('the canvas editor', () => {
       .first()
       .waitFor();
     await screenshot(page, 'editor-test-run-wide-light');
+    // Activated from the editor.
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await page.locator('.bar .badge', { hasText: 'active' }).waitFor();
+    const [active] = await stack.db.admin`select status from workflows where id = ${builtId}`;
+    expect(active?.status).toBe('active');
     await expectAccessible(page, 'editor (after a test run)');
     await page.context().close();
   });
@@ -272,6 +290,14 @@ describe('the canvas editor', () => {
     await page.getByRole('button', { name: 'Retry in place' }).click();
     await page.locator('.banner.run .badge', { hasText: 'success' }).waitFor({ timeout: 30_000 });
     expect(http.byPath('/flaky')).toBe(2);
+    // The same run, opened from its execution page on the graph version it ran.
+    await page.getByRole('link', { name: 'Open the execution' }).click();
+    await page.getByRole('link', { name: 'Open on canvas' }).click();
+    await page.getByText(/Viewing a past execution on the graph it ran/).waitFor();
+    await expect
+      .poll(() => node(page, 'http_request').locator('[data-status]').getAttribute('data-status'))
+      .toBe('completed');
+    expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
     await page.context().close();
   });
 

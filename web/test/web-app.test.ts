@@ -313,7 +313,7 @@ describe('version history', () => {
   it('lists every saved version, diffs two and restores one as a new version', async () => {
     const page = await adminPage();
     await page.goto('/workflows');
-    await page.getByRole('link', { name: 'Flaky call' }).click();
+    await page.getByRole('link', { name: 'Flaky call', exact: true }).click();
     const history = page.getByRole('region', { name: 'History' });
     await history.locator('li', { hasText: 'v2' }).getByText('current').waitFor();
     await history.getByRole('button', { name: 'Restore version 1' }).waitFor();
@@ -412,7 +412,7 @@ describe('people and limits', () => {
     expect(nav).not.toContain('API keys');
     expect(nav).not.toContain('Audit log');
     await viewer.goto('/workflows');
-    await viewer.getByRole('link', { name: 'Flaky call' }).waitFor();
+    await viewer.getByRole('link', { name: 'Flaky call', exact: true }).waitFor();
     expect(await viewer.getByRole('button', { name: /Delete|Activate|Deactivate|Import/ }).count()).toBe(0);
     // The API refuses what the page does not offer, CSRF token and all.
     const csrf = await viewer.evaluate(
@@ -461,7 +461,7 @@ describe('people and limits', () => {
       .getByText(/not found/i)
       .waitFor();
     await page.goto('/workflows');
-    await page.getByRole('link', { name: 'Flaky call' }).waitFor();
+    await page.getByRole('link', { name: 'Flaky call', exact: true }).waitFor();
     expect(await page.content()).not.toContain('Globex secret plan');
     await page.context().close();
   });

@@ -24,7 +24,12 @@ export interface FieldContext {
   preview(path: string): string | undefined;
   credentials: { id: string; name: string; type: string }[];
   workflows: { id: string; name: string }[];
+  /** Adds a credential created in place to the pickers' choices (absent: no "New credential"). */
+  addCredential?: (credential: { id: string; name: string; type: string }) => void;
 }
+
+/** The credential types an HTTP node or a polling trigger authenticates with. */
+export const HTTP_CREDENTIAL_TYPES = ['http_bearer', 'http_header', 'http_basic'] as const;
 
 export type FieldKind =
   | { kind: 'boolean' }
