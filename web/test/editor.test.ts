@@ -375,6 +375,27 @@ describe('the canvas editor', () => {
     await page.context().close();
   });
 
+  it('keeps unsaved edits of a closed tab as a draft, offered back on the next visit', async () => {
+    const context = await browser.newContext({ baseURL: base, storageState: admin, viewport: WIDTHS.wide });
+    const page = await editorPage({ context });
+    await page.goto(`/workflows/${builtId}/edit`);
+    await node(page, 'transform').waitFor();
+    await page.locator('.svelte-flow__pane').click({ position: { x: 5, y: 5 } });
+    await page.getByRole('button', { name: 'Add Merge' }).click();
+    await page.getByText('Unsaved changes').waitFor();
+    await page.close({ runBeforeUnload: false });
+    const again = await editorPage({ context });
+    await again.goto(`/workflows/${builtId}/edit`);
+    await again.getByText(/You have unsaved changes from/).waitFor();
+    expect(await again.locator('.svelte-flow__node[data-id="merge"]').count()).toBe(0);
+    await again.getByRole('button', { name: 'Restore them' }).click();
+    await again.locator('.svelte-flow__node[data-id="merge"]').waitFor();
+    await again.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => again.locator('.svelte-flow__node[data-id="merge"]').count()).toBe(0);
+    await again.getByText(/Saved · v/).waitFor();
+    await context.close();
+  });
+
   it('copies steps from one workflow and pastes them into another, references renamed', async () => {
     const context = await browser.newContext({ baseURL: base, storageState: admin, viewport: WIDTHS.wide });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
