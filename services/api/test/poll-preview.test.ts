@@ -87,4 +87,37 @@ describe('polling preview', () => {
     const viewer = await api.keyFor(acme.organizationId, ['workflows.view']);
     expect((await preview(api, viewer, { url: `${base}/orders`, interval_minutes: 5 })).status).toBe(403);
   });
+
+  it("bad input: wrong types, a missing config, a huge body, another organization's credential", async () => {
+    for (const body of [
+      {},
+      { trigger_config: 'https://x.test' },
+      { trigger_config: { url: 42, interval_minutes: 5 } },
+    ]) {
+      const res = await api.request('POST', '/api/v1/triggers/polling/preview', { key: acme.key, body });
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('validation_error');
+    }
+    const huge = await api.request('POST', '/api/v1/triggers/polling/preview', {
+      key: acme.key,
+      body: {
+        trigger_config: { url: `${base}/orders`, interval_minutes: 5, pad: 'x'.repeat(2 * 1024 * 1024) },
+      },
+    });
+    expect(huge.status).toBe(413);
+    const other = await api.createOrg('Other');
+    const created = await api.request('POST', '/api/v1/credentials', {
+      key: other.key,
+      body: { name: 'theirs', type: 'http_bearer', fields: { token: 'their-secret-token-123' } },
+    });
+    const theirs = ((await created.json()) as { id: string }).id;
+    const res = await preview(api, acme.key, {
+      url: `${base}/orders`,
+      interval_minutes: 5,
+      credential_id: theirs,
+    });
+    const body = (await res.json()) as { status: string; error: { code: string; message: string } };
+    expect(body).toMatchObject({ status: 'error', error: { code: 'credential_invalid' } });
+    expect(JSON.stringify(body)).not.toContain('their-secret-token-123');
+  });
 });

@@ -58,6 +58,8 @@ describe('templates API', () => {
     );
     expect(missing.status).toBe(404);
     expect(missing.body.error.code).toBe('not_found');
+    const huge = await api.request('GET', `/api/v1/templates/${'a'.repeat(5000)}`, { key: acme.key });
+    expect(huge.status).toBe(422);
   });
 
   it("clones a template as a draft in the caller's organization only, once per Idempotency-Key", async () => {
