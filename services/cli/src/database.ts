@@ -1,8 +1,14 @@
 import { createConnection } from 'node:net';
 import type { CliEnv } from '@weft/config';
-import { connectDatabase, enableAppRoleLogin, runMigrations, startEmbeddedPostgres } from '@weft/db';
+import {
+  connectDatabase,
+  type Database,
+  enableAppRoleLogin,
+  runMigrations,
+  startEmbeddedPostgres,
+} from '@weft/db';
 import { createSecretBox, type MoveReport, moveInlineSecrets } from '@weft/services';
-import { dataPath, derivedSecret } from './project';
+import { dataPath, derivedSecret, loadCliEnv } from './project';
 
 export interface DatabaseUrls {
   /** Runtime role weft_app (RLS applies). */
@@ -36,6 +42,12 @@ export async function openDatabase(
   if (env.DATABASE_URL) {
     const adminUrl = env.DATABASE_ADMIN_URL ?? env.DATABASE_URL;
     await runMigrations(adminUrl);
+    // The migrations create weft_app without a password (NOLOGIN); a deployment that connects as it
+    // (docker-compose.yml) gets it from DATABASE_URL, so nothing else has to run ALTER ROLE.
+    const app = new URL(env.DATABASE_URL);
+    if (adminUrl !== env.DATABASE_URL && decodeURIComponent(app.username) === 'weft_app' && app.password) {
+      await enableAppRoleLogin(adminUrl, decodeURIComponent(app.password));
+    }
     return { appUrl: env.DATABASE_URL, adminUrl, embedded: false, stop: async () => {} };
   }
   const adminPassword = derivedSecret(env.APP_KEY, 'embedded-postgres/admin');
@@ -75,5 +87,21 @@ export async function moveInlineSecretsOf(database: DatabaseUrls, appKey: Uint8A
     return await moveInlineSecrets(handle.db, createSecretBox(appKey));
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * Runs `work` with an app-role connection (row-level security applies) to the database `weft up`
+ * uses (or DATABASE_URL), and closes both afterwards. The admin commands all go through here.
+ */
+export async function withAppDatabase<T>(work: (db: Database, env: CliEnv) => Promise<T>): Promise<T> {
+  const env = loadCliEnv();
+  const database = await openDatabase(env);
+  const handle = connectDatabase(database.appUrl, { max: 1 });
+  try {
+    return await work(handle.db, env);
+  } finally {
+    await handle.close();
+    await database.stop();
   }
 }

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { type AddressInfo, createConnection } from 'node:net';
 import os from 'node:os';
@@ -109,6 +109,22 @@ async function stop(child: ChildProcess): Promise<number | null> {
 async function cli<T = Record<string, unknown>>(...args: string[]): Promise<T> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { env });
   return JSON.parse(stdout) as T;
+}
+
+/** The CLI with `input` on its standard input (passwords never go on the command line). */
+function cliWithInput<T = Record<string, unknown>>(input: string, ...args: string[]): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', CLI, ...args],
+      { env },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout) as T);
+      },
+    );
+    child.stdin?.end(input);
+  });
 }
 
 /** API answers, checked field by field with expect. */
@@ -355,37 +371,118 @@ describe('weft up', () => {
     expect(published.status, JSON.stringify(published.json)).toBe(202);
   }, 60_000);
 
-  it('creates users through the CLI: e-mail addresses unique regardless of case, passwords of 8+ characters', async () => {
-    const user = await cli(
+  it('creates users through the CLI (password on stdin, never argv): e-mail addresses unique regardless of case, passwords of 8+ characters; lists and revokes them', async () => {
+    const user = await cliWithInput(
+      'correct horse\n',
       'user',
       'create',
       '--org',
       org.id,
       '--email',
       'Ada@Example.com',
-      '--password',
-      'correct horse',
+      '--password-stdin',
       '--role',
       'admin',
       '--json',
     );
     expect(user).toMatchObject({ email: 'Ada@Example.com', role: 'admin' });
     await expect(
-      cli(
+      cliWithInput(
+        'another one',
         'user',
         'create',
         '--org',
         org.id,
         '--email',
         'ada@example.com',
-        '--password',
-        'another one',
+        '--password-stdin',
         '--json',
       ),
     ).rejects.toThrow(/already exists/);
     await expect(
-      cli('user', 'create', '--org', org.id, '--email', 'bob@example.com', '--password', 'short', '--json'),
+      cliWithInput(
+        'short',
+        'user',
+        'create',
+        '--org',
+        org.id,
+        '--email',
+        'bob@example.com',
+        '--password-stdin',
+        '--json',
+      ),
     ).rejects.toThrow(/at least 8/);
+    // A password on the command line is not an option any more: refused before anything runs.
+    await expect(
+      cli('user', 'create', '--org', org.id, '--email', 'eve@example.com', '--password', 'in plain sight'),
+    ).rejects.toThrow(/unknown option '--password'/);
+    // Without a terminal and without --password-stdin there is nobody to ask.
+    await expect(cli('user', 'create', '--org', org.id, '--email', 'eve@example.com')).rejects.toThrow(
+      /--password-stdin/,
+    );
+
+    const bob = await cliWithInput<{ id: string }>(
+      'a fine password',
+      'user',
+      'create',
+      '--org',
+      org.id,
+      '--email',
+      'bob@example.com',
+      '--password-stdin',
+      '--json',
+    );
+    const listed = await cli<{ users: { id: string; email: string; role: string }[] }>(
+      'user',
+      'list',
+      '--org',
+      org.id,
+      '--json',
+    );
+    expect(listed.users.map((u) => u.email)).toEqual(
+      expect.arrayContaining(['Ada@Example.com', 'bob@example.com']),
+    );
+    await cli('user', 'revoke', '--org', org.id, '--id', bob.id, '--json');
+    const after = await cli<{ users: { email: string }[] }>('user', 'list', '--org', org.id, '--json');
+    expect(after.users.map((u) => u.email)).not.toContain('bob@example.com');
+  }, 90_000);
+
+  it('lists and revokes API keys through the CLI: a revoked key is refused at once, the key itself is never listed', async () => {
+    const created = await cli<{ id: string; key: string }>(
+      'api-key',
+      'create',
+      '--org',
+      org.id,
+      '--name',
+      'temporary',
+      '--permissions',
+      'workflows.view',
+      '--json',
+    );
+    const ok = await fetch(`${base}/api/v1/workflows`, { headers: { 'X-Api-Key': created.key } });
+    expect(ok.status).toBe(200);
+    const listed = await cli<{ api_keys: Record<string, unknown>[] }>(
+      'api-key',
+      'list',
+      '--org',
+      org.id,
+      '--json',
+    );
+    const entry = listed.api_keys.find((k) => k.id === created.id);
+    expect(entry).toMatchObject({ name: 'temporary', revoked_at: null });
+    expect(JSON.stringify(listed)).not.toContain(created.key);
+    const revoked = await cli<{ revoked_at: string | null }>(
+      'api-key',
+      'revoke',
+      '--org',
+      org.id,
+      '--id',
+      created.id,
+      '--json',
+    );
+    expect(revoked.revoked_at).not.toBeNull();
+    const refused = await fetch(`${base}/api/v1/workflows`, { headers: { 'X-Api-Key': created.key } });
+    expect(refused.status).toBe(401);
   }, 60_000);
 
   it('runs a manual workflow and delivers a signed execution.completed to a subscribed webhook', async () => {
@@ -422,9 +519,11 @@ describe('weft up', () => {
     expect(body).toMatchObject({ event: 'execution.completed', data: { execution: { status: 'success' } } });
     expect(headers['x-webhook-event']).toBe('execution.completed');
     expect(headers['x-webhook-id']).toBe(body.id);
-    // Our own HMAC over the exact bytes received, with the secret from the create response.
-    expect(headers['x-webhook-signature']).toBe(hexHmac(secret, raw));
-    expect(headers['x-webhook-signature']).not.toBe(hexHmac(`${secret}x`, raw));
+    // Our own HMAC over the exact bytes received, keyed as the Standard Webhooks spec says for the
+    // generated secret from the create response (`whsec_` + base64: the decoded bytes).
+    const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+    expect(headers['x-webhook-signature']).toBe(createHmac('sha256', key).update(raw).digest('hex'));
+    expect(headers['x-webhook-signature']).not.toBe(hexHmac(secret, raw));
 
     const logged = await eventually(
       'the delivery log shows it succeeded',
@@ -706,6 +805,64 @@ describe('weft up', () => {
     expect(JSON.stringify(execution)).not.toContain(API_TOKEN);
     expect(JSON.stringify(execution)).not.toContain('16505551234');
   });
+
+  it('`weft workflows export|import` moves every workflow to another organization as drafts, without secrets', async () => {
+    const file = path.join(dataDir, 'export.json');
+    const exported = await cli<{ exported: number }>(
+      'workflows',
+      'export',
+      '--org',
+      org.id,
+      '--file',
+      file,
+      '--json',
+    );
+    const mine = await api('GET', '/workflows?per_page=100');
+    expect(exported.exported).toBe(mine.json.meta.total);
+    expect(exported.exported).toBeGreaterThan(2);
+    const text = await readFile(file, 'utf8');
+    expect(JSON.parse(text)).toMatchObject({ format: 'weft.workflows/v1' });
+    expect(text).not.toMatch(/"secret"/);
+
+    const other = await cli<{ id: string }>('org', 'create', '--name', 'Import target', '--json');
+    // Exit code 1 when some could not come in; stdout still carries the report.
+    const importRun = await run(
+      process.execPath,
+      ['--import', 'tsx', CLI, 'workflows', 'import', '--org', other.id, '--file', file, '--json'],
+      { env },
+    ).catch((error: { stdout: string }) => error);
+    const imported = JSON.parse(importRun.stdout) as {
+      imported: number;
+      failed: number;
+      workflows: { name: string; id?: string; error?: string }[];
+    };
+    // Workflows that use one of this organization's credentials cannot come in without it: reported, not fatal.
+    expect(imported.imported + imported.failed).toBe(exported.exported);
+    expect(imported.imported).toBeGreaterThan(0);
+    for (const failure of imported.workflows.filter((w) => w.error))
+      expect(failure.error).toMatch(/credential/i);
+    const key = await cli<{ key: string }>(
+      'api-key',
+      'create',
+      '--org',
+      other.id,
+      '--name',
+      'check',
+      '--permissions',
+      '*',
+      '--json',
+    );
+    const listed = await fetch(`${base}/api/v1/workflows?per_page=100`, {
+      headers: { 'X-Api-Key': key.key },
+    }).then((r) => r.json() as Promise<Json>);
+    expect(listed.meta.total).toBe(imported.imported);
+    expect(listed.data.every((w: { status: string }) => w.status === 'draft')).toBe(true);
+
+    await writeFile(path.join(dataDir, 'not-an-export.json'), '{"hello": 1}');
+    await expect(
+      cli('workflows', 'import', '--org', other.id, '--file', path.join(dataDir, 'not-an-export.json')),
+    ).rejects.toThrow(/not a weft.workflows\/v1 export/);
+  }, 90_000);
 
   it('stops cleanly on Ctrl-C and reuses its data on the next start', async () => {
     const names = async () =>

@@ -1,6 +1,7 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hexSignature } from '@weft/services';
 
 import { closedLoop, percentile } from './load';
 import { processMemory } from './process-memory';
@@ -40,7 +41,7 @@ async function benchDeliveries(stack: BenchStack, total: number, concurrency: nu
   let secret = '';
   const receiver = createServer(async (req, res) => {
     const body = await readBody(req);
-    const expected = Buffer.from(createHmac('sha256', secret).update(body).digest('hex'));
+    const expected = Buffer.from(hexSignature(secret, body));
     const given = Buffer.from(String(req.headers['x-webhook-signature'] ?? ''));
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) badSignatures++;
     const id = String(req.headers['x-webhook-id']);

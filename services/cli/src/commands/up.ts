@@ -1,20 +1,24 @@
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { temporalRetentionDays } from '@weft/config';
 import { type RunningDevServer, resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
+import { setupTemporalNamespace } from '@weft/temporal/namespace-setup';
 import { runStep, spawnService, stopChild, waitForHttp } from '../children';
 import { moveInlineSecretsOf, openDatabase } from '../database';
 import { layoutServices } from '../process-layout';
 import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
 import { ensureWebBuild } from '../web-build';
+import { startLocalCluster } from './up-cluster';
 
 const log = (line: string) => process.stderr.write(`[weft] ${line}\n`);
 
 /**
- * The whole stack on one machine: PostgreSQL (embedded unless DATABASE_URL), the Temporal dev server
- * (unless TEMPORAL_ADDRESS), migrations, the web+API server and the worker. Ctrl-C stops it all in
- * reverse order; data stays in .data/ for the next `weft up`.
+ * The whole stack on one machine: PostgreSQL (embedded unless DATABASE_URL), Temporal (unless
+ * TEMPORAL_ADDRESS: the CLI dev server, or with `--temporal cluster` the production server on
+ * PostgreSQL), migrations, the web+API server and the worker. Ctrl-C stops it all in reverse order;
+ * data stays in .data/ for the next `weft up`.
  */
-export async function upCommand(): Promise<void> {
+export async function upCommand(options: { temporal: 'dev' | 'cluster' }): Promise<void> {
   const env = loadCliEnv();
   const cleanups: (() => Promise<void>)[] = [];
   const children: ChildProcess[] = [];
@@ -61,8 +65,13 @@ export async function upCommand(): Promise<void> {
     }
 
     let temporalAddress = env.TEMPORAL_ADDRESS;
-    let temporalUi = env.TEMPORAL_UI_URL;
-    if (!temporalAddress) {
+    let temporalUi: string | undefined = env.TEMPORAL_UI_URL;
+    if (!temporalAddress && options.temporal === 'cluster') {
+      const cluster = await startLocalCluster(env, database.adminUrl, log, () => stopping);
+      cleanups.push(() => cluster.stop());
+      temporalAddress = cluster.address;
+      temporalUi = undefined;
+    } else if (!temporalAddress) {
       const cli = await resolveTemporalCli(env.TEMPORAL_CLI, PROJECT_ROOT);
       log(`starting the Temporal dev server (${cli}, state in ${dataPath(env, 'temporal.db')})`);
       const temporal: RunningDevServer = await startDevServer({
@@ -81,6 +90,13 @@ export async function upCommand(): Promise<void> {
       temporalAddress = temporal.address;
       temporalUi = `http://localhost:${env.TEMPORAL_UI_PORT}`;
     }
+    // The step every deployment runs: namespace (retention as EXECUTION_RETENTION_DAYS) and search attributes.
+    await setupTemporalNamespace({
+      address: temporalAddress,
+      namespace: env.TEMPORAL_NAMESPACE,
+      retentionDays: temporalRetentionDays(env),
+      log,
+    });
 
     await ensureWebBuild(PROJECT_ROOT, log);
     const bundlePath = dataPath(env, 'workflow-bundle.js');
@@ -92,7 +108,7 @@ export async function upCommand(): Promise<void> {
       TEMPORAL_ADDRESS: temporalAddress,
       PORT: String(env.PORT),
       APP_URL: env.APP_URL,
-      TEMPORAL_UI_URL: temporalUi,
+      ...(temporalUi ? { TEMPORAL_UI_URL: temporalUi } : {}),
     };
     log(`process layout: ${env.WEFT_PROCESS_LAYOUT}`);
     for (const service of layoutServices(env.WEFT_PROCESS_LAYOUT, env.WEFT_SERVICE_HEAP_MB)) {
@@ -124,7 +140,9 @@ export async function upCommand(): Promise<void> {
         `  App:         ${app}/`,
         `  API:         ${app}/api/v1`,
         `  API docs:    ${app}/api/v1/docs`,
-        `  Temporal UI: ${temporalUi}`,
+        temporalUi
+          ? `  Temporal UI: ${temporalUi}`
+          : `  Temporal:    ${temporalAddress} (temporal-server on PostgreSQL; no Web UI in this mode)`,
         ...wizard,
         '',
         'Or, for API clients, create an organization and an API key in another terminal:',

@@ -1,0 +1,76 @@
+import { appendFile, chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEmbeddedPostgres } from '@weft/db';
+import { findClusterBinaries, startCluster } from '@weft/temporal/cluster';
+import { setupTemporalNamespace } from '@weft/temporal/namespace-setup';
+import { freePort } from './global-setup';
+import { SHARED_TEMPORAL_ENV } from './temporal';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** `count` consecutive free ports (the server takes twelve in a row). */
+async function freePortRange(count: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    const checks = await Promise.all(Array.from({ length: count }, (_, i) => portFree(base + i)));
+    if (checks.every(Boolean)) return base;
+  }
+  throw new Error('no range of free ports for temporal-server');
+}
+
+/**
+ * Global set-up of the cluster test run (vitest.cluster.config.ts): the production Temporal path,
+ * as `weft up --temporal cluster` runs it: temporal-server 1.32 on its own PostgreSQL (persistence
+ * and SQL visibility, schemas applied by temporal-sql-tool, 4 history shards, the deployment's
+ * dynamic config), then the namespace and search-attribute step every deployment runs. The test
+ * files connect to it through WEFT_TEST_TEMPORAL_ADDRESS. Its log goes to a file, printed only when
+ * start-up fails.
+ */
+export default async function setup() {
+  const binaries = findClusterBinaries(ROOT);
+  if (!binaries) throw new Error('temporal-server is not built: run scripts/build-temporal-server.sh');
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'weft-test-cluster-'));
+  await chmod(dir, 0o755);
+  const logFile = path.join(dir, 'temporal-server.log');
+  const log = (line: string) => void appendFile(logFile, `${line}\n`);
+  const pgPort = await freePort();
+  const pg = await startEmbeddedPostgres({
+    dataDir: path.join(dir, 'pg'),
+    port: pgPort,
+    adminPassword: 'weft-test-temporal',
+    database: 'postgres',
+  });
+  try {
+    const cluster = await startCluster({
+      binaries,
+      db: { host: '127.0.0.1', port: pgPort, user: 'postgres', password: 'weft-test-temporal' },
+      port: await freePortRange(12),
+      dynamicConfigFile: path.join(ROOT, 'deploy', 'temporal', 'dynamicconfig.yaml'),
+      log,
+    });
+    await setupTemporalNamespace({ address: cluster.address, namespace: 'default', retentionDays: 1, log });
+    process.env[SHARED_TEMPORAL_ENV] = cluster.address;
+    console.log(`[cluster] temporal-server on ${cluster.address} (PostgreSQL on ${pgPort}; log ${logFile})`);
+    return async () => {
+      await cluster.stop();
+      await pg.stop();
+      await rm(dir, { recursive: true, force: true });
+    };
+  } catch (error) {
+    const text = await readFile(logFile, 'utf8').catch(() => '');
+    console.error(`[cluster] start-up failed; server log:\n${text.split('\n').slice(-40).join('\n')}`);
+    await pg.stop();
+    throw error;
+  }
+}

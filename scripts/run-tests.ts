@@ -1,0 +1,59 @@
+/**
+ * The test runs of `./weft test` (after lint, typecheck and the web app's checks): every vitest
+ * suite (arguments are passed on to it as filters), then, on an unfiltered run, the engine's
+ * end-to-end cases on the production Temporal path (vitest.cluster.config.ts). temporal-server is
+ * built from the Go module proxy; scripts/setup.sh starts that build in the background at the
+ * beginning of `./weft test`, and the cluster step waits for it.
+ * Without a Go toolchain (the set-up promise needs only Node, Python and git) the step says so in
+ * one line and passes; WEFT_REQUIRE_TEMPORAL_CLUSTER=1 makes that a failure (CI machines have Go).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureClusterBinaries, TEMPORAL_SERVER_VERSION } from '../temporal/cluster';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const buildDir = path.join(root, '.tools', 'temporal-server');
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitForBackgroundBuild(): Promise<void> {
+  const pidFile = path.join(buildDir, 'build.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8'));
+  if (!processAlive(pid)) return;
+  console.log(
+    `[cluster] waiting for the background temporal-server ${TEMPORAL_SERVER_VERSION} build (log: ${path.join(buildDir, 'build.log')})`,
+  );
+  while (processAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 2000));
+}
+
+const filters = process.argv.slice(2);
+const main = spawnSync('pnpm', ['exec', 'vitest', 'run', ...filters], { cwd: root, stdio: 'inherit' });
+if (main.status !== 0 || filters.length > 0) process.exit(main.status ?? 1);
+
+await waitForBackgroundBuild();
+try {
+  await ensureClusterBinaries(root);
+} catch (error) {
+  const line = `[cluster] engine tests on the production Temporal server not run: ${(error as Error).message}`;
+  if (process.env.WEFT_REQUIRE_TEMPORAL_CLUSTER === '1') {
+    console.error(line);
+    process.exit(1);
+  }
+  console.log(line);
+  process.exit(0);
+}
+const result = spawnSync('pnpm', ['exec', 'vitest', 'run', '-c', 'vitest.cluster.config.ts'], {
+  cwd: root,
+  stdio: 'inherit',
+});
+process.exit(result.status ?? 1);

@@ -1,0 +1,58 @@
+import {
+  createUser,
+  isUuid,
+  listMembers,
+  notFound,
+  PERMISSIONS,
+  removeMember,
+  type ServiceContext,
+} from '@weft/services';
+import { withAppDatabase } from '../database';
+import { printResult } from '../output';
+import { readPassword } from '../password-input';
+
+const context = (db: ServiceContext['db'], organizationId: string): ServiceContext => ({
+  db,
+  organizationId,
+  actor: {},
+});
+
+export async function userCreateCommand(options: {
+  org: string;
+  email: string;
+  passwordStdin: boolean;
+  role: 'admin' | 'editor' | 'viewer';
+  json: boolean;
+}) {
+  const secret = await readPassword({ fromStdin: options.passwordStdin });
+  const user = await withAppDatabase((db) =>
+    createUser({
+      ctx: context(db, options.org),
+      input: { email: options.email, password: secret, role: options.role },
+    }),
+  );
+  printResult(options.json, user, [`User created: ${user.email} (${user.role})`, `id: ${user.id}`]);
+}
+
+/** `weft user list`: the organization's members, oldest first. */
+export async function userListCommand(options: { org: string; json: boolean }) {
+  const users = await withAppDatabase((db) => listMembers(context(db, options.org)));
+  printResult(options.json, { users }, [
+    users.length === 0 ? 'No users.' : `${users.length} user(s):`,
+    ...users.map(
+      (u) => `  ${u.id}  ${u.email}  ${u.role}${u.two_factor_enabled ? '  2FA' : ''}  joined ${u.joined_at}`,
+    ),
+  ]);
+}
+
+/**
+ * `weft user revoke`: removes the user from the organization (the operator acts with every
+ * permission; the last admin still cannot be removed). Their account and other memberships stay.
+ */
+export async function userRevokeCommand(options: { org: string; id: string; json: boolean }) {
+  if (!isUuid(options.id)) throw notFound('Member');
+  await withAppDatabase((db) => removeMember(context(db, options.org), options.id, PERMISSIONS));
+  printResult(options.json, { id: options.id, revoked: true }, [
+    `User ${options.id} removed from the organization`,
+  ]);
+}

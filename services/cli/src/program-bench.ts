@@ -1,0 +1,112 @@
+import { type Command, Option } from 'commander';
+import { collect, jsonOption, positiveInt, positiveIntList, wholeNumber } from './program-options';
+
+/**
+ * `weft bench …`: each starts its own stack on fresh data and prints its figures (minutes). A bench
+ * module is loaded only when its command runs, so `--help` stays instant.
+ */
+export function addBenchCommands(program: Command): void {
+  const bench = program
+    .command('bench')
+    .description('measure the API, the engine, triggers, modules and the web app on a fresh stack');
+
+  bench
+    .command('api')
+    .description('REST reads and writes at several concurrencies over a seeded organization')
+    .option('--workflows <n>', 'workflows to seed', positiveInt, 10_000)
+    .option('--seconds <n>', 'seconds per concurrency', positiveInt, 10)
+    .option('--concurrency <list>', 'concurrencies to run', positiveIntList, [1, 16, 64])
+    .action(async (o) => (await import('./bench/api')).benchApiCommand(o));
+
+  bench
+    .command('engine')
+    .description(
+      'executions per second and latency of the engine, CPU per process, memory with waiting executions',
+    )
+    .option('--executions <n>', 'executions per concurrency', positiveInt, 2000)
+    .option('--concurrency <list>', 'concurrencies to run', positiveIntList, [1, 16, 64])
+    .option('--fanout <n>', 'items of the loop fan-out case (0 skips it)', wholeNumber, 500)
+    .option('--waiting <n>', 'executions left waiting for the memory case (0 skips it)', wholeNumber, 1000)
+    .option('--sqlite-sync-off', "the dev server's SQLite without fsync (throughput runs)")
+    .addOption(
+      new Option('--layout <layout>', 'API and worker in one process or two').choices(['combined', 'split']),
+    )
+    .addOption(
+      new Option('--observe <what>', 'how an execution end is seen')
+        .choices(['database', 'temporal'])
+        .default('database'),
+    )
+    .option('--temporal-config <KEY=JSON>', 'extra dynamic config of the dev server (repeatable)', collect)
+    .option('--temporal-address <host:port>', 'use this Temporal server instead of starting a dev server')
+    .option('--temporal-metrics-url <url>', "that server's Prometheus metrics")
+    .option('--temporal-pid <pid>', "that server's process id (for its CPU)", positiveInt)
+    .addOption(jsonOption())
+    .action(async (o) => {
+      const { benchEngineCommand } = await import('./bench/engine');
+      await benchEngineCommand({
+        executions: o.executions,
+        concurrency: o.concurrency,
+        fanout: o.fanout,
+        waiting: o.waiting,
+        sqliteSynchronous: o.sqliteSyncOff ? 'OFF' : 'NORMAL',
+        temporalConfig: o.temporalConfig,
+        layout: o.layout,
+        observe: o.observe,
+        external: o.temporalAddress
+          ? { address: o.temporalAddress, metricsUrl: o.temporalMetricsUrl, pid: o.temporalPid }
+          : undefined,
+        json: o.json ?? false,
+      });
+    });
+
+  bench
+    .command('triggers')
+    .description('outbound deliveries/s, polling load and schedule accuracy')
+    .option('--deliveries <n>', 'webhook deliveries (0 skips)', wholeNumber, 2000)
+    .option('--concurrency <n>', 'concurrent event publishers', positiveInt, 64)
+    .option('--pollers <n>', 'polling workflows (0 skips)', wholeNumber, 100)
+    .option('--polls <n>', 'polls each', positiveInt, 4)
+    .option('--schedules <n>', 'scheduled workflows (0 skips)', wholeNumber, 200)
+    .option('--minutes <n>', 'minutes of schedule firing to observe', positiveInt, 5)
+    .action(async (o) => (await import('./bench/triggers')).benchTriggersCommand(o));
+
+  bench
+    .command('modules')
+    .description('chat sends through the message outbox')
+    .option('--sends <n>', 'messages to send', positiveInt, 2000)
+    .option('--concurrency <n>', 'concurrent senders', positiveInt, 16)
+    .action(async (o) => (await import('./bench/modules')).benchModulesCommand(o));
+
+  bench
+    .command('executions')
+    .description('executions list paging (offset and keyset) over a large table')
+    .option('--rows <n>', 'execution rows to seed', positiveInt, 1_000_000)
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./bench/executions-paging')).benchExecutionsPagingCommand({
+        rows: o.rows,
+        json: o.json ?? false,
+      }),
+    );
+
+  bench
+    .command('web')
+    .description("the executions page's first load in chromium")
+    .option('--rows <n>', 'executions to seed', positiveInt, 10_000)
+    .option('--runs <n>', 'page loads to time', positiveInt, 5)
+    .action(async (o) => (await import('./bench/web')).benchWebCommand({ executions: o.rows, runs: o.runs }));
+
+  bench
+    .command('editor')
+    .description('the canvas editor: open, drag frames, palette filter')
+    .option('--nodes <n>', 'steps in the workflow', positiveInt, 200)
+    .option('--runs <n>', 'opens to time', positiveInt, 5)
+    .option('--unplaced', 'save the graph without positions (layout on open)')
+    .action(async (o) =>
+      (await import('./bench/editor')).benchEditorCommand({
+        nodes: o.nodes,
+        runs: o.runs,
+        unplaced: o.unplaced ?? false,
+      }),
+    );
+}

@@ -1,0 +1,219 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { addBenchCommands } from './program-bench';
+import { jsonOption, orgOption } from './program-options';
+import { PROJECT_ROOT } from './project';
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/**
+ * The `weft` command line. commander parses it: `--help` on any command prints that command's help
+ * and runs nothing, unknown commands and options stop with exit code 2, and every command's
+ * options are listed in its help. Command modules load only when their command runs, so help is instant.
+ */
+export function createProgram(): Command {
+  const program = new Command('weft')
+    .description('Weft: self-hostable workflow automation on Temporal')
+    .version(version(), '-V, --version', 'print the version')
+    .showSuggestionAfterError()
+    .configureOutput({ outputError: (text, write) => write(`weft: ${text.replace(/^error: /, '')}`) })
+    .exitOverride();
+
+  program
+    .command('up')
+    .description('run the whole stack: PostgreSQL, Temporal, migrations, web+API and worker; prints the URLs')
+    .addOption(
+      new Option(
+        '--temporal <kind>',
+        'dev: the Temporal CLI dev server (SQLite); cluster: temporal-server on PostgreSQL, as in production',
+      )
+        .choices(['dev', 'cluster'])
+        .default('dev')
+        .env('WEFT_TEMPORAL'),
+    )
+    .action(async (o) => (await import('./commands/up')).upCommand({ temporal: o.temporal }));
+
+  program
+    .command('test')
+    .description('install what is missing and run every test suite (handled by ./weft itself)')
+    .action(() => {
+      throw new Error('run the tests with ./weft test');
+    });
+
+  program
+    .command('migrate')
+    .description('apply database migrations')
+    .addOption(jsonOption())
+    .action(async (o) => (await import('./commands/migrate')).migrateCommand({ json: o.json ?? false }));
+
+  program
+    .command('temporal')
+    .description('Temporal administration')
+    .command('setup')
+    .description(
+      "create the namespace and register Weft's search attributes (every deployment runs this once per start)",
+    )
+    .option(
+      '--address <host:port>',
+      'Temporal frontend (default: TEMPORAL_ADDRESS, else 127.0.0.1:TEMPORAL_PORT)',
+    )
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./commands/temporal-setup')).temporalSetupCommand({
+        address: o.address,
+        json: o.json ?? false,
+      }),
+    );
+
+  program
+    .command('org')
+    .description('organizations')
+    .command('create')
+    .description('create an organization')
+    .requiredOption('--name <name>', 'its name')
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./commands/org-create')).orgCreateCommand({ name: o.name, json: o.json ?? false }),
+    );
+
+  const user = program.command('user').description('users of an organization');
+  user
+    .command('create')
+    .description(
+      'create a user; the password is asked for at a prompt, or read from stdin with --password-stdin',
+    )
+    .addOption(orgOption())
+    .requiredOption('--email <email>', 'their e-mail address')
+    .option('--password-stdin', 'read the password from standard input (never from the command line)')
+    .addOption(
+      new Option('--role <role>', 'their role').choices(['admin', 'editor', 'viewer']).default('editor'),
+    )
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./commands/users')).userCreateCommand({
+        org: o.org,
+        email: o.email,
+        passwordStdin: o.passwordStdin ?? false,
+        role: o.role,
+        json: o.json ?? false,
+      }),
+    );
+  user
+    .command('list')
+    .description("list the organization's users")
+    .addOption(orgOption())
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./commands/users')).userListCommand({ org: o.org, json: o.json ?? false }),
+    );
+  user
+    .command('revoke')
+    .description('remove a user from the organization')
+    .addOption(orgOption())
+    .requiredOption('--id <user id>', 'the user')
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./commands/users')).userRevokeCommand({ org: o.org, id: o.id, json: o.json ?? false }),
+    );
+
+  const apiKey = program.command('api-key').description('API keys of an organization');
+  apiKey
+    .command('create')
+    .description('create an API key and print it once')
+    .addOption(orgOption())
+    .requiredOption('--name <name>', 'a name for it')
+    .requiredOption('--permissions <list>', 'comma-separated permissions, or * for all')
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./commands/api-keys')).apiKeyCreateCommand({
+        org: o.org,
+        name: o.name,
+        permissions: o.permissions,
+        json: o.json ?? false,
+      }),
+    );
+  apiKey
+    .command('list')
+    .description("list the organization's API keys (never the keys themselves)")
+    .addOption(orgOption())
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./commands/api-keys')).apiKeyListCommand({ org: o.org, json: o.json ?? false }),
+    );
+  apiKey
+    .command('revoke')
+    .description('revoke an API key: refused from the next request on')
+    .addOption(orgOption())
+    .requiredOption('--id <key id>', 'the key')
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./commands/api-keys')).apiKeyRevokeCommand({
+        org: o.org,
+        id: o.id,
+        json: o.json ?? false,
+      }),
+    );
+
+  program
+    .command('settings')
+    .description('organization settings')
+    .command('set')
+    .description('change organization settings')
+    .addOption(orgOption())
+    .requiredOption('--cart-inactivity-minutes <n>', 'minutes without activity before cart.abandoned')
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./commands/settings-set')).settingsSetCommand({
+        org: o.org,
+        cartInactivityMinutes: o.cartInactivityMinutes,
+        json: o.json ?? false,
+      }),
+    );
+
+  program
+    .command('triggers')
+    .description('trigger maintenance')
+    .command('reconcile')
+    .description("repair schedule/polling workflows' Temporal Schedules")
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./commands/triggers-reconcile')).triggersReconcileCommand({ json: o.json ?? false }),
+    );
+
+  const workflows = program.command('workflows').description('workflows of an organization');
+  workflows
+    .command('export')
+    .description("write the organization's workflows to a JSON file")
+    .addOption(orgOption())
+    .requiredOption('--file <path>', 'the file to write')
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./commands/workflows-transfer')).workflowsExportCommand({
+        org: o.org,
+        file: o.file,
+        json: o.json ?? false,
+      }),
+    );
+  workflows
+    .command('import')
+    .description('create draft workflows from an export file')
+    .addOption(orgOption())
+    .requiredOption('--file <path>', 'the export file')
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./commands/workflows-transfer')).workflowsImportCommand({
+        org: o.org,
+        file: o.file,
+        json: o.json ?? false,
+      }),
+    );
+
+  addBenchCommands(program);
+  return program;
+}

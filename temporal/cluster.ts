@@ -1,0 +1,211 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Connection } from '@temporalio/client';
+
+const run = promisify(execFile);
+
+/**
+ * The production Temporal path: the real server (`temporal-server`, go.temporal.io/server) on
+ * PostgreSQL persistence with SQL visibility, its schema applied by Temporal's own `temporal-sql-tool`.
+ * `weft up --temporal cluster` and the cluster test run start it from here; docker-compose.yml runs
+ * the same version with the same settings (the official images read the same environment variables
+ * through the server's embedded config template) and the same deploy/temporal/dynamicconfig.yaml.
+ */
+export const TEMPORAL_SERVER_VERSION = '1.32.0';
+
+/** Settings that do not depend on the host. docker-compose.yml's temporal service carries the same (a test checks). */
+export const CLUSTER_SERVER_SETTINGS = {
+  DB: 'postgres12',
+  DBNAME: 'temporal',
+  VISIBILITY_DBNAME: 'temporal_visibility',
+  NUM_HISTORY_SHARDS: '4',
+  TEMPORAL_ALLOW_NO_AUTH: 'true',
+} as const;
+
+export interface ClusterBinaries {
+  server: string;
+  sqlTool: string;
+}
+
+/**
+ * Where the server comes from: TEMPORAL_SERVER_BIN / TEMPORAL_SQL_TOOL, else the copy that
+ * scripts/build-temporal-server.sh builds into .tools (it needs a Go toolchain, which the dev-server
+ * path does not). Undefined when neither exists.
+ */
+export function findClusterBinaries(projectRoot: string, env = process.env): ClusterBinaries | undefined {
+  const dir = path.join(projectRoot, '.tools', 'temporal-server', TEMPORAL_SERVER_VERSION, 'bin');
+  const server = env.TEMPORAL_SERVER_BIN ?? path.join(dir, 'temporal-server');
+  const sqlTool = env.TEMPORAL_SQL_TOOL ?? path.join(dir, 'temporal-sql-tool');
+  return existsSync(server) && existsSync(sqlTool) ? { server, sqlTool } : undefined;
+}
+
+/** Builds the binaries when missing (minutes on a cold Go cache); throws with the script's one line otherwise. */
+export async function ensureClusterBinaries(projectRoot: string): Promise<ClusterBinaries> {
+  const found = findClusterBinaries(projectRoot);
+  if (found) return found;
+  const script = path.join(projectRoot, 'scripts', 'build-temporal-server.sh');
+  try {
+    await run(script, [], { env: { ...process.env, TEMPORAL_SERVER_VERSION }, maxBuffer: 64 * 1024 * 1024 });
+  } catch (error) {
+    const stderr = String((error as { stderr?: string }).stderr ?? error)
+      .trim()
+      .split('\n')
+      .at(-1);
+    throw new Error(`cannot build temporal-server: ${stderr}`);
+  }
+  const built = findClusterBinaries(projectRoot);
+  if (!built) throw new Error('scripts/build-temporal-server.sh finished but the binaries are missing');
+  return built;
+}
+
+export interface ClusterDatabase {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+}
+
+/**
+ * Creates the two databases when missing and brings their schemas to the latest version with
+ * `temporal-sql-tool` (setup-schema once, then update-schema: safe on every start, as Temporal's own
+ * admin-tools job runs it).
+ */
+export async function applyClusterSchema(
+  sqlTool: string,
+  db: ClusterDatabase,
+  log?: (line: string) => void,
+): Promise<void> {
+  const targets = [
+    { database: CLUSTER_SERVER_SETTINGS.DBNAME, schema: 'postgresql/v12/temporal' },
+    { database: CLUSTER_SERVER_SETTINGS.VISIBILITY_DBNAME, schema: 'postgresql/v12/visibility' },
+  ];
+  for (const target of targets) {
+    const base = [
+      '--plugin',
+      'postgres12',
+      '--ep',
+      db.host,
+      '-p',
+      String(db.port),
+      '-u',
+      db.user,
+      '--db',
+      target.database,
+    ];
+    const env = { ...process.env, SQL_PASSWORD: db.password };
+    const tool = (args: string[]) => run(sqlTool, [...base, ...args], { env, maxBuffer: 16 * 1024 * 1024 });
+    await tool(['create-database']).catch((error: { stderr?: string }) => {
+      if (!/already exists/i.test(String(error.stderr ?? error))) throw error;
+    });
+    await tool(['setup-schema', '-v', '0.0']).catch((error: { stderr?: string }) => {
+      if (!/already exists/i.test(String(error.stderr ?? error))) throw error;
+    });
+    await tool(['update-schema', '--schema-name', target.schema]);
+    log?.(`schema of ${target.database} is current`);
+  }
+}
+
+export interface ClusterOptions {
+  binaries: ClusterBinaries;
+  db: ClusterDatabase;
+  /** Frontend gRPC port; the other services take the next ports up (see clusterPorts). */
+  port: number;
+  dynamicConfigFile: string;
+  /** The server's own Prometheus metrics on this port, when set. */
+  metricsPort?: number;
+  log?: (line: string) => void;
+}
+
+export interface RunningCluster {
+  address: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Every port the server listens on, from the frontend's up: ten in a row. */
+export function clusterPorts(frontend: number): Record<string, string> {
+  const names = [
+    'FRONTEND_GRPC_PORT',
+    'FRONTEND_MEMBERSHIP_PORT',
+    'FRONTEND_HTTP_PORT',
+    'HISTORY_GRPC_PORT',
+    'HISTORY_MEMBERSHIP_PORT',
+    'MATCHING_GRPC_PORT',
+    'MATCHING_MEMBERSHIP_PORT',
+    'WORKER_GRPC_PORT',
+    'WORKER_MEMBERSHIP_PORT',
+    'INTERNAL_FRONTEND_GRPC_PORT',
+    'INTERNAL_FRONTEND_MEMBERSHIP_PORT',
+    'INTERNAL_FRONTEND_HTTP_PORT',
+  ];
+  return Object.fromEntries(names.map((name, index) => [name, String(frontend + index)]));
+}
+
+/** Applies the schema, starts `temporal-server start` and waits until its frontend answers. */
+export async function startCluster(options: ClusterOptions): Promise<RunningCluster> {
+  await applyClusterSchema(options.binaries.sqlTool, options.db, options.log);
+  const address = `127.0.0.1:${options.port}`;
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    ...CLUSTER_SERVER_SETTINGS,
+    POSTGRES_SEEDS: options.db.host,
+    DB_PORT: String(options.db.port),
+    POSTGRES_USER: options.db.user,
+    POSTGRES_PWD: options.db.password,
+    BIND_ON_IP: '127.0.0.1',
+    DYNAMIC_CONFIG_FILE_PATH: options.dynamicConfigFile,
+    LOG_LEVEL: 'warn',
+    ...clusterPorts(options.port),
+    ...(options.metricsPort ? { PROMETHEUS_ENDPOINT: `127.0.0.1:${options.metricsPort}` } : {}),
+  };
+  // Own process group, as the dev server: Ctrl-C reaches the parent, which stops the server in order.
+  const child = spawn(options.binaries.server, ['start'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const forward = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) if (line.trim()) options.log?.(line);
+  };
+  child.stdout?.on('data', forward);
+  child.stderr?.on('data', forward);
+  let exited = false;
+  const exit = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      exited = true;
+      resolve();
+    }),
+  );
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (exited)
+      throw new Error(
+        `temporal-server exited during start-up (ports ${options.port}–${options.port + 11} in use?)`,
+      );
+    try {
+      const connection = await Connection.connect({ address, connectTimeout: 1000 });
+      await connection.workflowService.getSystemInfo({});
+      await connection.close();
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`temporal-server did not answer on ${address}: ${String(error)}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+  return {
+    address,
+    process: child,
+    async stop() {
+      if (exited) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exit;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The engine's end-to-end cases on the production Temporal path (temporal-server on PostgreSQL,
+ * see packages/testing/src/cluster-setup.ts), one shared server. Run by scripts/run-tests.ts
+ * as the last step of `./weft test`.
+ */
+export default defineConfig({
+  test: {
+    include: [
+      'temporal/test/engine.test.ts',
+      'temporal/test/timers.test.ts',
+      'temporal/test/webhook-delivery.test.ts',
+      'temporal/test/stored-outputs.test.ts',
+      'temporal/test/templates-e2e.test.ts',
+      'temporal/test/cluster.test.ts',
+    ],
+    globalSetup: ['packages/testing/src/global-setup.ts', 'packages/testing/src/cluster-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+    pool: 'forks',
+    reporters: ['default', './scripts/vitest-summary-reporter.ts'],
+  },
+});
