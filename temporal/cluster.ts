@@ -24,6 +24,12 @@ export const CLUSTER_SERVER_SETTINGS = {
   TEMPORAL_ALLOW_NO_AUTH: 'true',
 } as const;
 
+/** The two databases and the schema temporal-sql-tool applies to each (embedded in the tool). */
+export const CLUSTER_SCHEMAS = [
+  { database: CLUSTER_SERVER_SETTINGS.DBNAME, schema: 'postgresql/v12/temporal' },
+  { database: CLUSTER_SERVER_SETTINGS.VISIBILITY_DBNAME, schema: 'postgresql/v12/visibility' },
+] as const;
+
 export interface ClusterBinaries {
   server: string;
   sqlTool: string;
@@ -77,11 +83,7 @@ export async function applyClusterSchema(
   db: ClusterDatabase,
   log?: (line: string) => void,
 ): Promise<void> {
-  const targets = [
-    { database: CLUSTER_SERVER_SETTINGS.DBNAME, schema: 'postgresql/v12/temporal' },
-    { database: CLUSTER_SERVER_SETTINGS.VISIBILITY_DBNAME, schema: 'postgresql/v12/visibility' },
-  ];
-  for (const target of targets) {
+  for (const target of CLUSTER_SCHEMAS) {
     const base = [
       '--plugin',
       'postgres12',

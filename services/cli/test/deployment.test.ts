@@ -1,0 +1,163 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CLUSTER_SCHEMAS, CLUSTER_SERVER_SETTINGS, TEMPORAL_SERVER_VERSION } from '@weft/temporal/cluster';
+import { DEV_SERVER_DYNAMIC_CONFIG } from '@weft/temporal/dev-server';
+import { describe, expect, it } from 'vitest';
+import {
+  buildImageWithoutDocker,
+  checkRuntime,
+  dockerIgnoreMatcher,
+} from '../../../scripts/check-image-build';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const hasGo = spawnSync('go', ['version']).status === 0;
+
+/** docker-compose.yml as `docker compose` resolves it (compose-go: interpolation, the spec's schema, references). */
+function resolvedCompose(file = path.join(ROOT, 'docker-compose.yml')): any {
+  const bin = path.join(ROOT, '.tools', 'compose-check');
+  if (!existsSync(bin)) {
+    execFileSync('go', ['build', '-o', bin, '.'], {
+      cwd: path.join(ROOT, 'deploy', 'compose-check'),
+      stdio: 'pipe',
+    });
+  }
+  const env = {
+    PATH: process.env.PATH ?? '',
+    APP_KEY: 'base64:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+    POSTGRES_PASSWORD: 'owner-secret',
+    WEFT_APP_DB_PASSWORD: 'app-secret',
+    TEMPORAL_CODEC_TOKEN: 'codec-token',
+    TEMPORAL_UI_PASSWORD_HASH: '$2a$14$hash',
+  };
+  const result = spawnSync(bin, [file], { env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(result.stderr);
+  return JSON.parse(result.stdout);
+}
+
+describe('deployment files', () => {
+  it('deploy/temporal/dynamicconfig.yaml holds exactly the dev server dynamic config', () => {
+    const text = readFileSync(path.join(ROOT, 'deploy/temporal/dynamicconfig.yaml'), 'utf8');
+    const entries = [...text.matchAll(/^([\w.]+):\n\s+- value: (.+)$/gm)].map(
+      ([, key, value]) => `${key}=${value}`,
+    );
+    expect(entries.sort()).toEqual([...DEV_SERVER_DYNAMIC_CONFIG].sort());
+  });
+
+  it('the build script builds the version temporal/cluster.ts runs', () => {
+    const script = readFileSync(path.join(ROOT, 'scripts/build-temporal-server.sh'), 'utf8');
+    expect(script).toContain(`TEMPORAL_SERVER_VERSION:-${TEMPORAL_SERVER_VERSION}`);
+  });
+
+  it('.dockerignore keeps VCS data, local state, secrets and installs out of the build context', () => {
+    const ignored = dockerIgnoreMatcher(readFileSync(path.join(ROOT, '.dockerignore'), 'utf8'));
+    for (const file of [
+      '.git/HEAD',
+      '.env',
+      '.data/postgres/PG_VERSION',
+      '.tools/pnpm/x',
+      'node_modules/a/b.js',
+      'services/api/node_modules/x',
+      'web/build/handler.js',
+    ])
+      expect(ignored(file), file).toBe(true);
+    for (const file of [
+      'package.json',
+      'services/api/src/main.ts',
+      'deploy/temporal/dynamicconfig.yaml',
+      'web/src/app.html',
+    ])
+      expect(ignored(file), file).toBe(false);
+  });
+
+  describe.skipIf(!hasGo)('docker-compose.yml (compose-go, as `docker compose config` resolves it)', () => {
+    it('is a valid Compose project, and a broken one is refused', () => {
+      const project = resolvedCompose();
+      expect(Object.keys(project.services).sort()).toEqual(
+        [
+          'api',
+          'migrate',
+          'postgres',
+          'proxy',
+          'temporal',
+          'temporal-schema',
+          'temporal-setup',
+          'temporal-ui',
+          'worker',
+        ].sort(),
+      );
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'weft-compose-'));
+      try {
+        const broken = path.join(dir, 'docker-compose.yml');
+        execFileSync('sh', [
+          '-c',
+          `sed 's/condition: service_healthy }/condition: service_ready }/' '${path.join(ROOT, 'docker-compose.yml')}' > '${broken}'`,
+        ]);
+        expect(() => resolvedCompose(broken)).toThrow(/service_ready|condition/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('runs the same Temporal server, settings, dynamic config, schema tool and registration step as `weft up --temporal cluster`', () => {
+      const { services } = resolvedCompose();
+      expect(services.temporal.image).toBe(`temporalio/server:${TEMPORAL_SERVER_VERSION}`);
+      expect(services['temporal-schema'].image).toBe(`temporalio/admin-tools:${TEMPORAL_SERVER_VERSION}`);
+      expect(services.temporal.environment).toMatchObject(CLUSTER_SERVER_SETTINGS);
+      const mount = services.temporal.volumes.find(
+        (v: { target: string }) => v.target === services.temporal.environment.DYNAMIC_CONFIG_FILE_PATH,
+      );
+      expect(mount?.source).toBe(path.join(ROOT, 'deploy/temporal/dynamicconfig.yaml'));
+      const schemaJob = services['temporal-schema'].command.join(' ');
+      for (const { database, schema } of CLUSTER_SCHEMAS)
+        expect(schemaJob).toContain(`${database}:${schema}`);
+      expect(schemaJob).toContain('temporal-sql-tool');
+      expect(services['temporal-setup'].command.slice(-2)).toEqual(['temporal', 'setup']);
+      expect(services.migrate.command.slice(-1)).toEqual(['migrate']);
+    });
+
+    it('publishes one API port behind which replicas scale, orders start-up by health, and restarts what runs', () => {
+      const { services } = resolvedCompose();
+      const published = Object.entries(services).flatMap(([name, s]: [string, any]) =>
+        (s.ports ?? []).map(
+          (p: { published: string; target: number }) => `${name}:${p.published}->${p.target}`,
+        ),
+      );
+      expect(published.sort()).toEqual(['proxy:3000->3000', 'proxy:8233->8233']);
+      expect(services.api.deploy.replicas).toBeGreaterThan(1);
+      expect(services.worker.deploy.replicas).toBeGreaterThan(1);
+      for (const name of ['api', 'worker']) {
+        expect(services[name].depends_on.migrate.condition).toBe('service_completed_successfully');
+        expect(services[name].depends_on['temporal-setup'].condition).toBe('service_completed_successfully');
+      }
+      expect(services['temporal-setup'].depends_on.temporal.condition).toBe('service_healthy');
+      expect(services.proxy.depends_on.api.condition).toBe('service_healthy');
+      for (const [name, service] of Object.entries(services) as [string, any][]) {
+        if (['migrate', 'temporal-schema', 'temporal-setup'].includes(name)) continue;
+        expect(service.restart, name).toBe('unless-stopped');
+        if (!['temporal-ui', 'proxy'].includes(name)) expect(service.healthcheck?.test, name).toBeDefined();
+      }
+      // The Web UI decodes through the proxy's /codec, which adds the token; the API requires it.
+      expect(services['temporal-ui'].environment.TEMPORAL_CODEC_ENDPOINT).toMatch(/\/codec$/);
+      expect(services.api.environment.TEMPORAL_CODEC_TOKEN).toBe('codec-token');
+      expect(services.api.environment.TRUST_PROXY_HOPS).toBe('1');
+    });
+  });
+
+  // The Dockerfile's build, every RUN in order, outside Docker (scripts/check-image-build.ts).
+  it('the image builds from its Dockerfile and its runtime stage is non-root, production-only and loads', () => {
+    const workspace = mkdtempSync(path.join(os.tmpdir(), 'weft-image-'));
+    execFileSync('chmod', ['755', workspace]);
+    try {
+      const stages = buildImageWithoutDocker(workspace);
+      expect([...stages.keys()]).toEqual(['build', 'runtime']);
+      const runtime = stages.get('runtime');
+      expect(runtime?.user).toBe('node');
+      expect(runtime?.env).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0' });
+      expect(checkRuntime(runtime as NonNullable<typeof runtime>)).toEqual([]);
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  }, 600_000);
+});
