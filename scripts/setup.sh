@@ -20,7 +20,7 @@ export PATH="$root/.tools/pnpm/node_modules/.bin:$PATH"
 
 # Workspace dependencies: reinstall only when the lockfile is newer than the last install.
 if [ ! -f node_modules/.modules.yaml ] || [ pnpm-lock.yaml -nt node_modules/.modules.yaml ]; then
-  echo "setup: pnpm install" >&2
+  echo "setup: pnpm install (a minute or two on a fresh clone)" >&2
   CI=true pnpm install --frozen-lockfile --reporter=silent >&2
   touch node_modules/.modules.yaml
 fi

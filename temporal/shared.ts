@@ -1,4 +1,5 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type { Sinks } from '@temporalio/workflow';
 
 /** Names shared by the API (which starts workflows), the worker and the dev server. Public: stable. */
 export const DEFAULT_TASK_QUEUE = 'weft';
@@ -23,6 +24,17 @@ export type {
   StepError,
   StepProgress as StepRecord,
 } from '@weft/services';
+
+/**
+ * What workflow code reports to the worker process outside its history (Temporal sinks): metrics
+ * counted once per real run, never again on replay. Implemented in sinks.ts.
+ */
+export interface WeftSinks extends Sinks {
+  metrics: {
+    /** An execution began to run (its recorded trigger: api, event, schedule …). */
+    executionStarted(trigger: string): void;
+  };
+}
 
 /** Signals and queries of the execution workflow. Names are public API: stable. */
 export const RETRY_SIGNAL = 'retry';

@@ -8,6 +8,7 @@ import {
   type SecretBox,
   settleExhaustedDelivery,
 } from '@weft/services';
+import { metrics } from '@weft/telemetry';
 
 /** Activities of the `deliverWebhook` workflow. */
 export function createDeliveryActivities(deps: {
@@ -31,6 +32,8 @@ export function createDeliveryActivities(deps: {
         attempt: info.attempt,
         deadlineMs: info.scheduledTimestampMs + info.scheduleToCloseTimeoutMs,
       });
+      // One count per attempt: delivered, retry (a retryable answer), failed (final), skipped.
+      metrics.webhookDeliveries.inc({ outcome: outcome.kind });
       switch (outcome.kind) {
         case 'delivered':
           return { status: 'succeeded' };

@@ -10,6 +10,7 @@ import { createCartActivities } from './carts';
 import { createDeliveryActivities } from './deliver-webhook';
 import type { ActivityDeps } from './deps';
 import { createPollingActivities } from './polling';
+import { recordProgressMetrics } from './progress-metrics';
 import { createNodeActivities, publishFromExecution, withHeartbeat } from './run-node';
 import { createScheduleActivities } from './schedules';
 
@@ -26,7 +27,10 @@ export function createActivities(deps: ActivityDeps) {
     ...createNodeActivities(deps),
     loadExecution: (ref: { executionId: string; organizationId: string }) => loadExecution(deps.db, ref),
 
-    saveProgress: (progress: ExecutionProgress) => saveExecutionProgress(deps.db, progress, deps.engine),
+    async saveProgress(progress: ExecutionProgress) {
+      await saveExecutionProgress(deps.db, progress, deps.engine);
+      recordProgressMetrics(progress);
+    },
 
     /** error.critical (and, in histories before runNode, action.event.publish): an event of the execution's organization. */
     async publishEvent(args: {

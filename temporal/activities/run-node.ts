@@ -169,12 +169,23 @@ export function createNodeActivities(deps: ActivityDeps) {
     };
     const traits = ACTIVITY_NODE_TRAITS[args.nodeType];
     const run = () => runner.run(args.config, ctx);
+    // Activity logs go through the SDK's logger (the worker's), which adds the activity's ids;
+    // these add Weft's. Never the config or output: they hold the user's data and secrets.
+    const ids = { execution_id: args.executionId, node_id: args.nodeId, node_type: args.nodeType };
+    const started = performance.now();
     let output: unknown;
     try {
       output = await (traits?.activity === 'blocking' ? run() : withHeartbeat(run));
     } catch (error) {
-      throw toActivityFailure(error);
+      const failure = toActivityFailure(error);
+      Context.current().log.warn('node run failed', {
+        ...ids,
+        code: failure instanceof ApplicationFailure ? failure.type : 'error',
+        duration_ms: Math.round(performance.now() - started),
+      });
+      throw failure;
     }
+    Context.current().log.debug('node ran', { ...ids, duration_ms: Math.round(performance.now() - started) });
     return storeIfLarge(
       deps.db,
       { executionId: args.executionId },

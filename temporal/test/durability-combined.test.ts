@@ -59,7 +59,7 @@ describe('the combined API+worker process killed mid-run', () => {
         RATE_LIMIT_PER_KEY: '1000000',
         RATE_LIMIT_PER_ORG: '1000000',
       };
-      const child = spawnService('api', processEnv, /\[api\] listening/);
+      const child = spawnService('api', processEnv, /listening on/);
       await child.ready;
       return child;
     };

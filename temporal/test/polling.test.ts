@@ -81,7 +81,7 @@ beforeAll(async () => {
   deps = {
     db: h.db.app.db,
     http,
-    engine: createTemporalEngine({ client: h.client, taskQueue: 'weft' }),
+    engine: createTemporalEngine({ client: h.client, taskQueue: h.taskQueue }),
     secrets: h.secrets,
   };
 }, 120_000);

@@ -15,6 +15,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import { historyToJSON, type JSONPayload, JSONToPayload } from '@temporalio/common/lib/proto-utils';
 import { bundleWorkflowCode, type InjectedSinks, Worker } from '@temporalio/worker';
 import { createEncryptionCodec } from '@weft/temporal/codec';
+import { createMetricsSinks } from '@weft/temporal/sinks';
 import { workflowBundle } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import type { ReplayCheckSinks } from './replay-interceptors';
@@ -95,7 +96,12 @@ describe('replaying committed histories', () => {
     const histories = fixtures();
     const results: { fixture: string; error?: string }[] = [];
     for await (const result of Worker.runReplayHistories(
-      { workflowBundle: await workflowBundle(), dataConverter: { payloadCodecs: [codec] } },
+      // The worker's sinks, as in production (a replay worker never calls them).
+      {
+        workflowBundle: await workflowBundle(),
+        dataConverter: { payloadCodecs: [codec] },
+        sinks: createMetricsSinks(),
+      },
       histories,
     )) {
       results.push({ fixture: result.workflowId, ...(result.error ? { error: short(result.error) } : {}) });
@@ -129,7 +135,11 @@ describe('replaying committed histories', () => {
     };
     const runIds = new Map<string, string>();
     for await (const result of Worker.runReplayHistories(
-      { workflowBundle: bundle, dataConverter: { payloadCodecs: [codec] }, sinks },
+      {
+        workflowBundle: bundle,
+        dataConverter: { payloadCodecs: [codec] },
+        sinks: { ...sinks, ...createMetricsSinks() },
+      },
       histories,
     )) {
       if (result.error) throw result.error;

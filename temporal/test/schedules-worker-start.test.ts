@@ -31,7 +31,8 @@ it('a starting worker process recreates a schedule that went missing', async () 
 
   const worker = await stack.startWorker();
   const deadline = Date.now() + 30_000;
-  while (!/trigger schedules reconciled: 1 created/.test(worker.output())) {
+  // The worker's JSON log line: {"created":1,…,"msg":"trigger schedules reconciled"}.
+  while (!/"created":1,.*"msg":"trigger schedules reconciled"/.test(worker.output())) {
     if (Date.now() > deadline) throw new Error(`no reconcile report:\n${worker.output().slice(-3000)}`);
     await sleep(100);
   }

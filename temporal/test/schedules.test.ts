@@ -93,7 +93,7 @@ describe('cron: Weft and Temporal agree on fire times', () => {
     const handle = await h.client.schedule.create({
       scheduleId,
       spec: { cronExpressions: [cron], timezone, startAt: new Date(from) },
-      action: { type: 'startWorkflow', workflowType: 'noop', taskQueue: 'weft', args: [] },
+      action: { type: 'startWorkflow', workflowType: 'noop', taskQueue: h.taskQueue, args: [] },
     });
     try {
       const temporal = (await handle.describe()).info.nextActionTimes.map((d) => d.toISOString());
@@ -146,7 +146,7 @@ describe('cron: Weft and Temporal agree on fire times', () => {
       const handle = await h.client.schedule.create({
         scheduleId: `cron-check-${randomUUID()}`,
         spec: { cronExpressions: [cron], timezone, startAt: new Date(from) },
-        action: { type: 'startWorkflow', workflowType: 'noop', taskQueue: 'weft', args: [] },
+        action: { type: 'startWorkflow', workflowType: 'noop', taskQueue: h.taskQueue, args: [] },
       });
       try {
         const [start, end] = window.map((t) => new Date(t).getTime()) as [number, number];
@@ -328,7 +328,7 @@ describe('the reconciler', () => {
     await h.client.schedule.create({
       scheduleId: orphanId,
       spec: { cronExpressions: ['0 0 1 1 *'] },
-      action: { type: 'startWorkflow', workflowType: 'scheduledFire', taskQueue: 'weft', args: [] },
+      action: { type: 'startWorkflow', workflowType: 'scheduledFire', taskQueue: h.taskQueue, args: [] },
     });
     const deleted = await createWorkflow({ trigger_config: { cron: '0 8 * * *' } });
     await h.db.admin`delete from workflows where id = ${deleted.id}`;
@@ -342,7 +342,11 @@ describe('the reconciler', () => {
       },
       (ids) => ids.has(orphanId) && ids.has(triggerScheduleId('schedule', deleted.id)),
     );
-    const report = await reconcileTriggerSchedules({ client: h.client, taskQueue: 'weft', db: h.db.app.db });
+    const report = await reconcileTriggerSchedules({
+      client: h.client,
+      taskQueue: h.taskQueue,
+      db: h.db.app.db,
+    });
     expect(report.failed).toEqual([]);
     expect(report.created).toContain(triggerScheduleId('schedule', missing));
     expect(report.updated).toEqual(

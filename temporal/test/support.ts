@@ -58,7 +58,7 @@ export interface ServiceProcess {
 export function spawnService(
   name: 'worker' | 'api',
   env: Record<string, string>,
-  readyLine: RegExp = name === 'worker' ? /\[worker\] polling/ : /\[api\] listening/,
+  readyLine: RegExp = name === 'worker' ? /polling task queue/ : /listening on/,
 ): ServiceProcess {
   const child = spawn(
     process.execPath,

@@ -25,14 +25,18 @@ const received: Received[] = [];
 const script: Record<string, { status: number; headers?: Record<string, string> }[]> = {};
 const secrets: Record<string, string> = {};
 
-/** Independent verification, as a receiver would write it (hex HMAC and the Standard Webhooks form). */
+/**
+ * Independent verification, as a receiver would write it (hex HMAC and the Standard Webhooks form).
+ * The secrets here are generated, `whsec_` + base64: the key is the decoded bytes (the spec's rule).
+ */
 function verify(secret: string, headers: IncomingHttpHeaders, body: string): boolean {
-  const hex = createHmac('sha256', secret).update(body).digest('hex');
+  const key = secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : secret;
+  const hex = createHmac('sha256', key).update(body).digest('hex');
   const given = Buffer.from(String(headers['x-webhook-signature'] ?? ''));
   const hexOk = given.length === hex.length && timingSafeEqual(given, Buffer.from(hex));
   const id = String(headers['webhook-id']);
   const timestamp = String(headers['webhook-timestamp']);
-  const expected = `v1,${createHmac('sha256', secret).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+  const expected = `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
   const fresh = Math.abs(Date.now() / 1000 - Number(timestamp)) < 300;
   return hexOk && headers['webhook-signature'] === expected && fresh && headers['x-webhook-id'] === id;
 }
@@ -382,7 +386,7 @@ describe('outbound webhook deliveries', () => {
 
     const engine = createTemporalEngine({
       client: h.client,
-      taskQueue: 'weft',
+      taskQueue: h.taskQueue,
       deliveryRetry: RETRY,
     });
     // Younger than a minute: not the sweeper's yet (its start may still be on its way).

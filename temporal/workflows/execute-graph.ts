@@ -2,6 +2,8 @@ import {
   CancellationScope,
   defineSignal,
   isCancellation,
+  log,
+  proxySinks,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -15,6 +17,7 @@ import {
   RETRY_SIGNAL,
   type RetrySignal,
   SEARCH_ATTRIBUTES,
+  type WeftSinks,
 } from '../shared';
 import { local } from './graph/activities';
 import { walk } from './graph/interpreter';
@@ -22,6 +25,8 @@ import { GraphRun } from './graph/state';
 
 export const retrySignal = defineSignal<[RetrySignal]>(RETRY_SIGNAL);
 export const eventSignal = defineSignal<[EventSignal]>(EVENT_SIGNAL);
+
+const { metrics } = proxySinks<WeftSinks>();
 
 /**
  * The interpreter: runs one execution of a user's graph (DESIGN §3). A node runs once every source
@@ -41,6 +46,9 @@ export async function executeGraph(args: {
     args.snapshot ??
     (await local.loadExecution({ executionId: args.executionId, organizationId: args.organizationId }));
   if (!execution) return { status: 'failed' };
+  metrics.executionStarted(execution.trigger);
+  // Workflow logs carry Temporal's ids (workflowId, runId) and, here, Weft's execution id.
+  log.debug('execution started', { execution_id: execution.executionId, trigger: execution.trigger });
   // Set at start when the starter had the snapshot (one visibility write fewer); else set them now.
   if (workflowInfo().typedSearchAttributes.get(SEARCH_ATTRIBUTES.trigger) === undefined) {
     upsertSearchAttributes({
@@ -71,6 +79,7 @@ export async function executeGraph(args: {
     await walk(run, run.plan.mainNodes, {}, {}, run.plan.roots, -1, undefined);
     run.status = run.anyFailed ? 'partial' : 'success';
     await run.report({ completedAt: new Date().toISOString() });
+    log.debug('execution finished', { execution_id: execution.executionId, status: run.status });
     return { status: run.status };
   } catch (error) {
     if (isCancellation(error)) {

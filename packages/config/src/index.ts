@@ -34,13 +34,63 @@ const temporal = {
   TEMPORAL_TASK_QUEUE: z.string().default('weft'),
   TEMPORAL_UI_URL: z.url().default('http://localhost:8233'),
   /**
-   * Bearer token for the Temporal Web UI codec endpoint (/api/temporal-codec). Unset: only callers
-   * on this machine may decode (the `weft up` case).
+   * Bearer token for the Temporal Web UI codec endpoint (/api/temporal-codec). Without it only
+   * callers on this machine may decode, and only while the API listens on loopback alone with no
+   * proxy in front (HOST 127.0.0.1, TRUST_PROXY_HOPS 0: the `weft up` case); otherwise nobody may.
    */
   TEMPORAL_CODEC_TOKEN: optionalString,
 };
 
+/** Logs and metrics (README, "Logs and metrics"). */
+const logging = {
+  /** JSON lines on standard output at this level and above; tests use `warn` or `silent`. */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Bearer token for /metrics from other machines. Unset: only callers on this machine (and, behind a
+   * proxy, nobody: the proxy's address is local) may read it.
+   */
+  METRICS_TOKEN: optionalString,
+};
+
+/** Where a worker process serves its metrics (the API serves them on its own port at /metrics). */
+const workerMetrics = {
+  /** Address the worker's metrics servers bind to; 127.0.0.1 keeps them off the network. */
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  /** The worker's /metrics (process, executions, steps, deliveries); 0 = not served. */
+  WORKER_METRICS_PORT: port.default(9464),
+  /**
+   * The Temporal SDK's own metrics (workflow task and activity latencies, slots, polls), served by
+   * its Rust core at /metrics on this port; 0 = not exported.
+   */
+  TEMPORAL_SDK_METRICS_PORT: port.default(9465),
+};
+
 export const DEFAULT_HOOK_RATE_LIMIT = 120;
+
+/** Days a finished execution is kept when EXECUTION_RETENTION_DAYS is unset (Temporal Cloud's default too). */
+export const DEFAULT_EXECUTION_RETENTION_DAYS = 30;
+
+const executionRetention = {
+  /**
+   * Finished executions (with their steps and stored outputs) older than this many days are deleted
+   * by the workers; 0 keeps them forever. Running and waiting executions are never deleted.
+   */
+  EXECUTION_RETENTION_DAYS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(36_500)
+    .default(DEFAULT_EXECUTION_RETENTION_DAYS),
+};
+
+/**
+ * The Temporal namespace's retention (closed histories, behind each execution's Temporal link) to
+ * match EXECUTION_RETENTION_DAYS. With 0 (keep forever) Temporal still needs a finite period: the
+ * default, as Weft's own record in PostgreSQL is the history that is kept.
+ */
+export function temporalRetentionDays(env: { EXECUTION_RETENTION_DAYS: number }): number {
+  return env.EXECUTION_RETENTION_DAYS > 0 ? env.EXECUTION_RETENTION_DAYS : DEFAULT_EXECUTION_RETENTION_DAYS;
+}
 
 /** Where the chat providers' APIs are (DESIGN §9): the real ones by default, local fakes in tests. */
 const chatProviders = {
@@ -76,6 +126,12 @@ export const ApiEnv = z.object({
   APP_KEY: AppKey,
   APP_URL: z.url().default('http://localhost:3000'),
   PORT: port.default(3000),
+  /**
+   * The interface the API listens on. Default 127.0.0.1: this machine only, which is what `weft up`
+   * (a local tool) wants; the container image sets 0.0.0.0. Anything but loopback also means the
+   * Temporal codec endpoint needs its token from every caller (routes/temporal-codec/access.ts).
+   */
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
   ...database,
   ...temporal,
   RATE_LIMIT_PER_KEY: positiveInt.default(600),
@@ -93,6 +149,7 @@ export const ApiEnv = z.object({
    * start eagerly on it: `weft up` does this on one machine; production runs API and workers apart.
    */
   RUN_WORKER: z.stringbool().default(false),
+  ...logging,
 });
 export type ApiEnv = z.infer<typeof ApiEnv>;
 
@@ -124,10 +181,15 @@ export const WorkerEnv = z.object({
   ...temporal,
   SSRF_ALLOWLIST: z.string().default(''),
   ...chatProviders,
+  ...logging,
+  ...workerMetrics,
+  ...executionRetention,
 });
 export type WorkerEnv = z.infer<typeof WorkerEnv>;
 
 export const CliEnv = ApiEnv.extend({
+  /** For the Temporal namespace set-up (its retention follows it, see temporalRetentionDays). */
+  ...executionRetention,
   /** Where `weft up` keeps embedded PostgreSQL and Temporal state. */
   WEFT_DATA_DIR: z.string().default('.data'),
   EMBEDDED_PG_PORT: port.default(54329),

@@ -134,6 +134,8 @@ describe('tenant table catalog', () => {
       'weft_list_inline_secret_candidates',
       'weft_list_timed_workflows',
       'weft_list_unstarted_deliveries',
+      'weft_prune_executions',
+      'weft_prune_hook_receipts',
       'weft_user_memberships',
     ]);
     for (const r of rows) {

@@ -48,6 +48,61 @@ export function paginate<T>(
   };
 }
 
+/** A page of a list that also pages by keyset: the spec's envelope plus the neighbouring cursors. */
+export interface CursorPaginated<T> extends Paginated<T> {
+  meta: Paginated<T>['meta'] & {
+    /** False when `total` is the planner's estimate (past an exact-count limit). */
+    total_exact: boolean;
+    next_cursor: string | null;
+    prev_cursor: string | null;
+  };
+}
+
+/**
+ * The spec's envelope for a list with cursors: `links.first`/`links.last` keep the page query as the
+ * spec says; `links.next`/`links.prev` carry the cursors, so a client that follows them pages by
+ * keyset (the same cost at any depth) without knowing it.
+ */
+export function paginateWithCursors<T>(
+  data: T[],
+  page: {
+    current: number;
+    perPage: number;
+    total: number;
+    totalExact: boolean;
+    nextCursor: string | null;
+    prevCursor: string | null;
+  },
+  basePath: string,
+  query: Record<string, string | undefined>,
+): CursorPaginated<T> {
+  const envelope = paginate(data, page.total, { page: page.current, perPage: page.perPage }, basePath, query);
+  const link = (cursor: string) => {
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(query))
+      if (v !== undefined && k !== 'page' && k !== 'per_page' && k !== 'cursor') params.set(k, v);
+    params.set('per_page', String(page.perPage));
+    params.set('cursor', cursor);
+    return `${basePath}?${params.toString()}`;
+  };
+  return {
+    data,
+    meta: {
+      ...envelope.meta,
+      total_exact: page.totalExact,
+      next_cursor: page.nextCursor,
+      prev_cursor: page.prevCursor,
+    },
+    links: {
+      first: envelope.links.first,
+      last: envelope.links.last,
+      // A page past the end has no rows to make a cursor from: the page link still leads back.
+      prev: page.prevCursor ? link(page.prevCursor) : envelope.links.prev,
+      next: page.nextCursor ? link(page.nextCursor) : null,
+    },
+  };
+}
+
 /** Escapes LIKE metacharacters so user text matches literally (and `%%%%` cannot force a slow scan). */
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);

@@ -1,1 +1,4 @@
-export {};
+export * from './logger';
+export * from './metrics';
+export * from './metrics-access';
+export * from './metrics-server';

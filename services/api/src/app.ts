@@ -11,6 +11,7 @@ import {
   type SecretBox,
   validationError,
 } from '@weft/services';
+import { getLogger, type Logger } from '@weft/telemetry';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { Hono } from 'hono';
 import type { AppEnv } from './app-env';
@@ -20,6 +21,7 @@ import { authenticate } from './middleware/authenticate';
 import { limitBodySize } from './middleware/body-size';
 import { browserCors } from './middleware/browser-cors';
 import { jsonBody } from './middleware/json-body';
+import { requestTelemetry } from './middleware/request-telemetry';
 import { registerCreateApiKey } from './routes/api-keys/create';
 import { registerListApiKeys } from './routes/api-keys/list';
 import { registerRevokeApiKey } from './routes/api-keys/revoke';
@@ -44,6 +46,7 @@ import { registerListModuleTypes } from './routes/forms/module-types';
 import { registerHealthz } from './routes/health/healthz';
 import { registerReadyz } from './routes/health/readyz';
 import { registerReceiveHook } from './routes/hooks/receive';
+import { registerMetrics } from './routes/metrics/get';
 import { registerModuleRoutes } from './routes/modules';
 import { registerListNodeTypes } from './routes/node-types/list';
 import { registerGetSettings } from './routes/settings/get';
@@ -77,9 +80,11 @@ export interface AppDeps {
         | 'TEMPORAL_UI_URL'
         | 'HOOK_RATE_LIMIT'
         | 'TEMPORAL_CODEC_TOKEN'
+        | 'HOST'
         | 'CHAT_CLOUD_BASE_URL'
         | 'CHAT_GATEWAY_BASE_URL'
         | 'CHAT_GATEWAY_CONTENT_BASE_URL'
+        | 'METRICS_TOKEN'
       >
     > &
     Partial<WebEnv>;
@@ -95,6 +100,8 @@ export interface AppDeps {
   /** SSRF_ALLOWLIST (parsed): private ranges outbound URLs may point to; empty by default. */
   ssrfAllowlist?: readonly string[];
   logError?: (error: unknown) => void;
+  /** Access-log lines and unhandled errors (default: the process's logger, @weft/telemetry). */
+  logger?: Logger;
   /** Where sign-in links go when no e-mail module can send them (default: the server log). */
   logLink?: (purpose: string, to: string, url: string) => void;
 }
@@ -118,9 +125,10 @@ const noAppKey = (): never => {
 };
 const secretsUnavailable: SecretBox = { encrypt: noAppKey, decrypt: noAppKey };
 
-/** The whole HTTP API: `/api/v1/*`, `/api/hooks/:token`, `/healthz`, `/readyz`. */
+/** The whole HTTP API: `/api/v1/*`, `/api/hooks/:token`, `/healthz`, `/readyz`, `/metrics`. */
 export function createApp(deps: AppDeps): Hono {
-  const logError = deps.logError ?? ((error) => console.error('[api] unhandled error', error));
+  const logger = deps.logger ?? getLogger('api');
+  const logError = deps.logError ?? ((error) => logger.error({ err: error }, 'unhandled error'));
   const onError = (error: unknown, c: Parameters<typeof handleError>[1]) => handleError(error, c, logError);
 
   const engine = deps.engine ?? engineUnavailable;
@@ -141,7 +149,8 @@ export function createApp(deps: AppDeps): Hono {
       db: deps.db,
       secrets,
       ssrfAllowlist: deps.ssrfAllowlist ?? [],
-      logLink: deps.logLink ?? ((purpose, to, url) => console.log(`[api] ${purpose} link for ${to}: ${url}`)),
+      // Deliberately logged (weft up on one machine has no mail): whoever reads this log may sign in.
+      logLink: deps.logLink ?? ((purpose, to, url) => logger.warn({ purpose, to, url }, `${purpose} link`)),
     },
     deps.env,
   );
@@ -226,9 +235,12 @@ export function createApp(deps: AppDeps): Hono {
   registerPollPreview(v1, providers);
 
   const app = new Hono();
+  // First: every request, whatever answers it, gets its id, its access-log line and its metrics.
+  app.use('*', requestTelemetry(logger));
   app.onError(onError);
   app.notFound((c) => c.json(errorBody('not_found', 'No such route.'), 404));
   registerHealthz(app);
+  registerMetrics(app, { token: deps.env.METRICS_TOKEN, trustedProxyHops: deps.env.TRUST_PROXY_HOPS });
   registerReadyz(app, { database: () => pingDatabase(deps.db), temporal: deps.temporalReady });
   app.route('/api/v1', v1);
   if (deps.appKey && deps.env.TEMPORAL_UI_URL) {
@@ -236,6 +248,7 @@ export function createApp(deps: AppDeps): Hono {
       codec: createEncryptionCodec(deps.appKey),
       temporalUiUrl: deps.env.TEMPORAL_UI_URL,
       token: deps.env.TEMPORAL_CODEC_TOKEN,
+      host: deps.env.HOST,
       trustedProxyHops: deps.env.TRUST_PROXY_HOPS,
     };
     registerCodecCors(app, codecDeps);

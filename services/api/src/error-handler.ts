@@ -1,12 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import { callerRefusal, isDataException } from '@weft/db';
 import { AppError, type ErrorCode } from '@weft/services';
+import { currentLogContext } from '@weft/telemetry';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-/** The error envelope of the spec. This is the only place that builds it. */
+/**
+ * The error envelope of the spec. This is the only place that builds it. `request_id` is the id
+ * of the request being answered (X-Request-Id, middleware/request-telemetry.ts), so a user who
+ * quotes an error lets an operator find its log lines.
+ */
 export function errorBody(code: ErrorCode, message: string, fields: Record<string, string[]> = {}) {
-  return { error: { code, message, fields } };
+  // Every request runs inside its log context; outside one (a direct call) a fresh id still keeps
+  // the envelope's shape.
+  const requestId = currentLogContext()?.request_id ?? randomUUID();
+  return { error: { code, message, fields, request_id: requestId } };
 }
 
 export function handleError(thrown: unknown, c: Context, log: (error: unknown) => void) {

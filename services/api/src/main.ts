@@ -2,6 +2,7 @@ import { Client, Connection } from '@temporalio/client';
 import { ApiEnv, loadEnv, WorkerEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
 import { parseAllowlist } from '@weft/services';
+import { collectProcessMetrics, configureLogging, routeConsoleToLogger } from '@weft/telemetry';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { createTemporalEngine, type TemporalEngine } from '@weft/temporal/engine';
 import { startWorkerRuntime } from '@weft/worker/run-worker';
@@ -10,6 +11,10 @@ import { createHttpServer } from './server';
 import { loadWebHandler } from './web-handler';
 
 const env = loadEnv(ApiEnv, process.env);
+const logger = configureLogging({ level: env.LOG_LEVEL });
+// Whatever still writes to the console (libraries) comes out as JSON lines at its level too.
+routeConsoleToLogger(logger);
+collectProcessMetrics();
 if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required for the API server (weft up sets it).');
 const database = connectDatabase(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE });
 
@@ -29,7 +34,7 @@ if (env.RUN_WORKER) {
   // A worker that fails takes the process down, as a worker process would: `weft up` (or the
   // orchestrator) then sees it, instead of an API that accepts executions nothing runs.
   workerDone = runtime.done.catch((error: unknown) => {
-    console.error('[worker] stopped with an error:', error);
+    logger.fatal({ component: 'worker', err: error }, 'worker stopped with an error');
     process.exit(1);
   });
   temporalReady = async () => {
@@ -68,10 +73,23 @@ const app = createApp({
   ssrfAllowlist: parseAllowlist(env.SSRF_ALLOWLIST),
 });
 const web = await loadWebHandler();
-if (!web) console.warn('[api] web/build is missing: the web app is not served (weft up builds it)');
+if (!web)
+  logger.warn({ component: 'api' }, 'web/build is missing: the web app is not served (weft up builds it)');
 const server = createHttpServer(app, web);
 server.keepAliveTimeout = 65_000;
-server.listen(env.PORT, () => console.log(`[api] listening on ${env.APP_URL} (port ${env.PORT})`));
+server.listen(env.PORT, env.HOST, () => {
+  // The address really bound (HOST, and the port the system chose for PORT=0); APP_URL is the public
+  // URL, often a proxy's, and says nothing about who can connect.
+  const bound = server.address();
+  const where =
+    bound && typeof bound === 'object'
+      ? `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}`
+      : String(bound);
+  logger.info(
+    { component: 'api', address: `http://${where}`, app_url: env.APP_URL },
+    `listening on http://${where}`,
+  );
+});
 
 async function shutdown() {
   server.close();

@@ -7,6 +7,11 @@ export const ErrorEnvelope = z
       code: z.string(),
       message: z.string(),
       fields: z.record(z.string(), z.array(z.string())),
+      request_id: z.string().openapi({
+        description:
+          'The id of the request (also its X-Request-Id response header): quote it to find its log lines.',
+        example: '0f6c3b8e-2d4a-4c55-9a61-3f1e8f0b7c21',
+      }),
     }),
   })
   .openapi('Error');
@@ -20,6 +25,35 @@ export function paginated<T extends z.ZodType>(item: T, name: string) {
         last_page: z.number().int(),
         per_page: z.number().int(),
         total: z.number().int(),
+      }),
+      links: z.object({
+        first: z.string(),
+        last: z.string(),
+        prev: z.string().nullable(),
+        next: z.string().nullable(),
+      }),
+    })
+    .openapi(name);
+}
+
+/** The envelope of a list that also pages by keyset (`?cursor=`): `meta` adds the cursors. */
+export function cursorPaginated<T extends z.ZodType>(item: T, name: string) {
+  return z
+    .object({
+      data: z.array(item),
+      meta: z.object({
+        current_page: z.number().int(),
+        last_page: z.number().int(),
+        per_page: z.number().int(),
+        total: z.number().int(),
+        total_exact: z.boolean().openapi({
+          description: `False when total is PostgreSQL's estimate: exact counts stop at 10,000 rows.`,
+        }),
+        next_cursor: z
+          .string()
+          .nullable()
+          .openapi({ description: 'Pass as ?cursor= for the next (older) page' }),
+        prev_cursor: z.string().nullable().openapi({ description: 'Pass as ?cursor= for the previous page' }),
       }),
       links: z.object({
         first: z.string(),

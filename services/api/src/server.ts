@@ -2,11 +2,12 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
 
-const API_PATHS = /^\/(api(\/|$)|healthz$|readyz$)/;
+const API_PATHS = /^\/(api(\/|$)|healthz$|readyz$|metrics$)/;
 
 /**
- * One origin for everything: a plain Node HTTP server sends `/api*`, `/healthz` and `/readyz` to
- * the Hono app and every other path to the web app (adapter-node's handler from web/build).
+ * One origin for everything: a plain Node HTTP server sends `/api*`, `/healthz`, `/readyz` and
+ * `/metrics` to the Hono app and every other path to the web app (adapter-node's handler from
+ * web/build).
  */
 export function createHttpServer(app: Hono, web?: RequestListener): Server {
   const api = getRequestListener(app.fetch);

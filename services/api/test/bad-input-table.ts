@@ -40,6 +40,7 @@ export function badInputTable(state: () => Promise<unknown>) {
         code: expect.any(String),
         message: expect.any(String),
         fields: expect.any(Object),
+        request_id: res.headers.get('x-request-id'),
       });
       if (c.code) expect(body.error.code).toBe(c.code);
       if (status === 422) expect(['validation_error', 'idempotency_conflict']).toContain(body.error.code);

@@ -71,15 +71,21 @@ export function expectNoLeak(text: string) {
   for (const pattern of LEAKS) expect(text, `response leaks ${pattern}`).not.toMatch(pattern);
 }
 
-/** Asserts the error envelope `{error: {code, message, fields}}`, the status, and that nothing leaks. */
+/** Asserts the error envelope `{error: {code, message, fields, request_id}}`, the status, and that nothing leaks. */
 export async function expectError(res: Response, status: number, code?: string): Promise<any> {
   const text = await res.text();
   expect(res.status, text.slice(0, 300)).toBe(status);
   expectNoLeak(text);
   const body = JSON.parse(text);
   expect(body).toEqual({
-    error: { code: expect.any(String), message: expect.any(String), fields: expect.any(Object) },
+    error: {
+      code: expect.any(String),
+      message: expect.any(String),
+      fields: expect.any(Object),
+      request_id: expect.any(String),
+    },
   });
+  expect(body.error.request_id).toBe(res.headers.get('x-request-id'));
   if (code) expect(body.error.code).toBe(code);
   for (const messages of Object.values(body.error.fields)) {
     expect(Array.isArray(messages)).toBe(true);

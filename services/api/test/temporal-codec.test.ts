@@ -4,6 +4,7 @@ import { createApp, createHttpServer } from '@weft/api';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { createTestDatabase, type TestDatabase } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isLoopbackHost } from '../src/routes/temporal-codec/access';
 
 /** The remote codec the Temporal Web UI calls to show decrypted payloads (DESIGN §10). */
 const appKey = randomBytes(32);
@@ -39,6 +40,7 @@ beforeAll(async () => {
       RATE_LIMIT_PER_KEY: 1000,
       RATE_LIMIT_PER_ORG: 1000,
       TRUST_PROXY_HOPS: 0,
+      HOST: '127.0.0.1',
       TEMPORAL_UI_URL: UI,
       TEMPORAL_CODEC_TOKEN: 'codec-token-for-operators',
     },
@@ -156,5 +158,89 @@ describe('Temporal UI codec endpoint', () => {
     const res = await post(JSON.stringify(tampered));
     expect(res.status).toBe(422);
     expect(((await res.json()) as any).error.fields.payloads).toBeDefined();
+  });
+});
+
+describe('who may call the codec without the token', () => {
+  const TOKEN = 'codec-token-for-operators';
+
+  /** A real server for the given HOST and TRUST_PROXY_HOPS; the test always connects from 127.0.0.1. */
+  async function codecServer(host: string, trustedProxyHops: number) {
+    const codecApp = createApp({
+      db: db.app.db,
+      env: {
+        APP_URL: 'http://localhost:3000',
+        MAX_BODY_BYTES: 1024 * 1024,
+        RATE_LIMIT_PER_KEY: 1000,
+        RATE_LIMIT_PER_ORG: 1000,
+        TRUST_PROXY_HOPS: trustedProxyHops,
+        HOST: host,
+        TEMPORAL_UI_URL: UI,
+        TEMPORAL_CODEC_TOKEN: TOKEN,
+      },
+      temporalReady: async () => true,
+      appKey,
+    });
+    const codecHttp = createHttpServer(codecApp);
+    await new Promise<void>((r) => codecHttp.listen(0, host, r));
+    const url = `http://127.0.0.1:${(codecHttp.address() as AddressInfo).port}/api/temporal-codec/decode`;
+    const decode = async (headers: Record<string, string> = {}) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(await encryptedPayloads([{ secret: true }])),
+      });
+    return { decode, close: () => codecHttp.close() };
+  }
+
+  it('bound to loopback with no proxy hops: a local caller decodes without the token', async () => {
+    const s = await codecServer('127.0.0.1', 0);
+    try {
+      expect((await s.decode()).status).toBe(200);
+      // ...unless the request came through a proxy on this machine (it says so in its headers).
+      const proxied = await s.decode({ 'x-forwarded-for': '203.0.113.9' });
+      expect(proxied.status).toBe(401);
+      expect(((await proxied.json()) as any).error.code).toBe('unauthenticated');
+      expect((await s.decode({ forwarded: 'for=203.0.113.9' })).status).toBe(401);
+    } finally {
+      s.close();
+    }
+  });
+
+  it('bound to every interface (0.0.0.0): even a loopback caller needs the token', async () => {
+    const s = await codecServer('0.0.0.0', 0);
+    try {
+      const anonymous = await s.decode();
+      expect(anonymous.status).toBe(401);
+      expect(((await anonymous.json()) as any).error.code).toBe('unauthenticated');
+      expect((await s.decode({ authorization: 'Bearer wrong' })).status).toBe(401);
+      const withToken = await s.decode({ authorization: `Bearer ${TOKEN}` });
+      expect(withToken.status).toBe(200);
+      const decoded = (await withToken.json()) as any;
+      expect(JSON.parse(Buffer.from(decoded.payloads[0].data, 'base64').toString())).toEqual({
+        secret: true,
+      });
+    } finally {
+      s.close();
+    }
+  });
+
+  it('behind a declared proxy (TRUST_PROXY_HOPS > 0): loopback callers need the token too', async () => {
+    const s = await codecServer('127.0.0.1', 1);
+    try {
+      await expect(s.decode().then((r) => r.status)).resolves.toBe(401);
+      await expect(s.decode({ authorization: `Bearer ${TOKEN}` }).then((r) => r.status)).resolves.toBe(200);
+    } finally {
+      s.close();
+    }
+  });
+
+  it('loopback listen addresses are told from the others', () => {
+    for (const host of ['127.0.0.1', '127.0.0.2', '::1', '[::1]', 'localhost', 'LOCALHOST']) {
+      expect(isLoopbackHost(host), host).toBe(true);
+    }
+    for (const host of ['0.0.0.0', '::', '192.168.1.10', 'example.com', '', undefined]) {
+      expect(isLoopbackHost(host), String(host)).toBe(false);
+    }
   });
 });

@@ -32,7 +32,7 @@ describe('POST /webhooks', () => {
     expect(res.status).toBe(201);
     expect(json).toMatchObject({ url: PUBLIC_URL, events: ['execution.completed'] });
     expect(json.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(json.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(json.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/); // 32 bytes, standard base64
 
     const fetched = await readJson(
       await api.request('GET', `/api/v1/webhooks/${json.id}`, { key: acme.key }),

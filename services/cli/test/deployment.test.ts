@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CLUSTER_SCHEMAS, CLUSTER_SERVER_SETTINGS, TEMPORAL_SERVER_VERSION } from '@weft/temporal/cluster';
 import { DEV_SERVER_DYNAMIC_CONFIG } from '@weft/temporal/dev-server';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   buildImageWithoutDocker,
   checkRuntime,
@@ -14,15 +14,20 @@ import {
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const hasGo = spawnSync('go', ['version']).status === 0;
 
+const composeCheckBinary = () => path.join(ROOT, '.tools', 'compose-check');
+
+/** Builds deploy/compose-check (compose-go from the Go module proxy; a minute on a cold Go cache). */
+function buildComposeCheck() {
+  if (existsSync(composeCheckBinary())) return;
+  execFileSync('go', ['build', '-o', composeCheckBinary(), '.'], {
+    cwd: path.join(ROOT, 'deploy', 'compose-check'),
+    stdio: 'pipe',
+  });
+}
+
 /** docker-compose.yml as `docker compose` resolves it (compose-go: interpolation, the spec's schema, references). */
 function resolvedCompose(file = path.join(ROOT, 'docker-compose.yml')): any {
-  const bin = path.join(ROOT, '.tools', 'compose-check');
-  if (!existsSync(bin)) {
-    execFileSync('go', ['build', '-o', bin, '.'], {
-      cwd: path.join(ROOT, 'deploy', 'compose-check'),
-      stdio: 'pipe',
-    });
-  }
+  const bin = composeCheckBinary();
   const env = {
     PATH: process.env.PATH ?? '',
     APP_KEY: 'base64:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
@@ -72,6 +77,8 @@ describe('deployment files', () => {
   });
 
   describe.skipIf(!hasGo)('docker-compose.yml (compose-go, as `docker compose config` resolves it)', () => {
+    beforeAll(buildComposeCheck, 300_000);
+
     it('is a valid Compose project, and a broken one is refused', () => {
       const project = resolvedCompose();
       expect(Object.keys(project.services).sort()).toEqual(

@@ -1,13 +1,39 @@
 import { loadEnv, WorkerEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
+import {
+  collectProcessMetrics,
+  configureLogging,
+  type MetricsServer,
+  routeConsoleToLogger,
+  startMetricsServer,
+} from '@weft/telemetry';
 import { startWorkerRuntime } from './run-worker';
 
 const env = loadEnv(WorkerEnv, process.env);
+const logger = configureLogging({ level: env.LOG_LEVEL });
+// Whatever still writes to the console (libraries) comes out as JSON lines at its level too.
+routeConsoleToLogger(logger);
+collectProcessMetrics();
 const { TEMPORAL_ADDRESS } = env;
 if (!TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is required for the worker (weft up sets it).');
 if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required for the worker (weft up sets it).');
 const database = connectDatabase(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE });
 const { done } = await startWorkerRuntime({ ...env, TEMPORAL_ADDRESS }, database.db);
+// The worker has no HTTP server: its metrics get one of their own. (A worker inside the API
+// process, RUN_WORKER, shares the API's /metrics instead.) A taken port costs the metrics only.
+let metricsServer: MetricsServer | undefined;
+if (env.WORKER_METRICS_PORT > 0) {
+  metricsServer = await startMetricsServer({
+    host: env.METRICS_HOST,
+    port: env.WORKER_METRICS_PORT,
+    token: env.METRICS_TOKEN,
+  }).catch((error: unknown) => {
+    logger.error({ err: error, port: env.WORKER_METRICS_PORT }, 'worker metrics are not served');
+    return undefined;
+  });
+  if (metricsServer) logger.info({ component: 'worker', url: metricsServer.url }, 'worker metrics served');
+}
 // Worker.run() resolves after SIGINT/SIGTERM: the SDK installs the signal handlers and drains tasks.
 await done;
+await metricsServer?.close();
 await database.close();

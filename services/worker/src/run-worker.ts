@@ -1,15 +1,29 @@
 import type { WorkerEnv } from '@weft/config';
 import type { Database } from '@weft/db';
-import { parseAllowlist, startDeliverySweeper } from '@weft/services';
+import { parseAllowlist, startDeliverySweeper, startExecutionPruner } from '@weft/services';
+import { getLogger } from '@weft/telemetry';
+import { installTemporalRuntime } from './temporal-runtime';
 import { createWorker } from './worker';
 
 /**
  * Everything a worker process does besides polling: the worker itself, the outbound-webhook outbox
- * sweeper and the schedule reconciliation at start. Used by the worker's own process and by an API
- * process that runs its worker in-process (`RUN_WORKER`, the `weft up` default on one machine).
+ * sweeper, the executions retention pruner and the schedule reconciliation at start. Used by the
+ * worker's own process and by an API process that runs its worker in-process (`RUN_WORKER`, the
+ * `weft up` default on one machine).
  * `done` settles once the worker has drained after SIGINT/SIGTERM (the SDK installs those handlers).
+ * It installs the process's Temporal runtime first (logs through our logger, the SDK's metrics on
+ * TEMPORAL_SDK_METRICS_PORT), so it runs once per process.
  */
 export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: string }, db: Database) {
+  const logger = getLogger('worker');
+  const { metricsUrl } = installTemporalRuntime({
+    logger: getLogger('temporal'),
+    level: env.LOG_LEVEL,
+    metricsBindAddress: env.TEMPORAL_SDK_METRICS_PORT
+      ? `${env.METRICS_HOST}:${env.TEMPORAL_SDK_METRICS_PORT}`
+      : undefined,
+  });
+  if (metricsUrl) logger.info({ url: metricsUrl }, 'Temporal SDK metrics served');
   const { worker, engine, connection, reconcileSchedules, close } = await createWorker({
     address: env.TEMPORAL_ADDRESS,
     namespace: env.TEMPORAL_NAMESPACE,
@@ -25,21 +39,44 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
     outputInlineLimitBytes: env.OUTPUT_INLINE_LIMIT_BYTES,
     workflowBundle: env.WORKFLOW_BUNDLE_PATH ? { codePath: env.WORKFLOW_BUNDLE_PATH } : undefined,
   });
-  console.log(`[worker] polling task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS}`);
+  logger.info(
+    { task_queue: env.TEMPORAL_TASK_QUEUE, address: env.TEMPORAL_ADDRESS },
+    `polling task queue "${env.TEMPORAL_TASK_QUEUE}" on ${env.TEMPORAL_ADDRESS}`,
+  );
   // Outbound webhook outbox: starts deliveries whose start was lost (now, then every minute).
-  const sweeper = startDeliverySweeper({ db, engine });
+  const sweeper = startDeliverySweeper({
+    db,
+    engine,
+    log: (message, error) => logger.warn({ component: 'webhooks', err: error }, message),
+  });
+  // Retention: finished executions older than EXECUTION_RETENTION_DAYS go (now, then every hour).
+  const pruner = startExecutionPruner({
+    db,
+    retentionDays: env.EXECUTION_RETENTION_DAYS,
+    log: (message, error) =>
+      error
+        ? logger.warn({ component: 'retention', err: error }, message)
+        : logger.info({ component: 'retention' }, message),
+  });
   // Schedules missed while Temporal was down at save time, or left by deleted workflows, are repaired
   // in the background: the worker polls meanwhile, and a failure is logged, not fatal.
   reconcileSchedules().then(
     (report) =>
-      console.log(
-        `[worker] trigger schedules reconciled: ${report.created.length} created, ${report.updated.length} updated, ` +
-          `${report.paused.length} paused, ${report.deleted.length} deleted, ${report.failed.length} failed`,
+      logger.info(
+        {
+          created: report.created.length,
+          updated: report.updated.length,
+          paused: report.paused.length,
+          deleted: report.deleted.length,
+          failed: report.failed.length,
+        },
+        'trigger schedules reconciled',
       ),
-    (error: unknown) => console.error('[worker] could not reconcile trigger schedules:', error),
+    (error: unknown) => logger.error({ err: error }, 'could not reconcile trigger schedules'),
   );
   const done = worker.run().finally(async () => {
     sweeper.stop();
+    pruner.stop();
     await close();
   });
   return { engine, connection, done };

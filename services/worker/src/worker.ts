@@ -7,6 +7,7 @@ import { createActivities } from '@weft/temporal/activities';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { createTemporalEngine } from '@weft/temporal/engine';
 import { reconcileTriggerSchedules } from '@weft/temporal/schedules';
+import { createMetricsSinks } from '@weft/temporal/sinks';
 
 export interface WorkerOptions {
   address: string;
@@ -71,6 +72,7 @@ export async function createWorker(options: WorkerOptions) {
       chatGatewayContentBaseUrl: options.chatGatewayContentBaseUrl,
     }),
     dataConverter,
+    sinks: createMetricsSinks(),
     // Honoured though missing from the public WorkerOptions type (the SDK spreads options over its
     // defaults); our patch of @temporalio/worker makes 0 mean "no watchdog".
     ...({ isolateExecutionTimeout: options.isolateTimeoutMs ?? 0 } as object),

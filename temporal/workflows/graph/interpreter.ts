@@ -1,4 +1,4 @@
-import { ApplicationFailure, condition, isCancellation } from '@temporalio/workflow';
+import { ApplicationFailure, condition, isCancellation, log } from '@temporalio/workflow';
 import {
   containsStoredOutput,
   type GraphNode,
@@ -121,6 +121,14 @@ async function runWithRecovery(
       return { output: result.output, handle: result.handle };
     } catch (error) {
       if (!(error instanceof StepFailure)) throw error;
+      // Through the SDK's logger sink to the worker's log (never on replay), with the run's ids.
+      log.warn('step failed', {
+        execution_id: execution.executionId,
+        node_id: node.id,
+        node_type: node.type,
+        code: error.error.code,
+        on_failure: node.on_failure ?? 'abort',
+      });
       progress.record({
         nodeId: node.id,
         nodeType: node.type,

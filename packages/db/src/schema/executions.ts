@@ -1,6 +1,23 @@
-import { bigint, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  type ExtraConfigColumn,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './columns';
 import { organizations } from './organizations';
+
+/** Index columns in the list's order: `started_at desc, id desc` exactly as PostgreSQL writes it. */
+const newestFirst = (startedAt: ExtraConfigColumn, id: ExtraConfigColumn) => [
+  startedAt.desc().nullsFirst(),
+  id.desc().nullsFirst(),
+];
 
 /**
  * One run of a workflow. Keeps a snapshot of the graph it started with (editing the workflow never
@@ -34,8 +51,21 @@ export const executions = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('executions_org_started').on(t.organizationId, t.startedAt.desc(), t.id.desc()),
-    index('executions_org_workflow').on(t.organizationId, t.workflowId, t.startedAt.desc()),
-    index('executions_org_status').on(t.organizationId, t.status),
+    // The list is ordered by (started_at, id) newest first and paged by that key (keyset): each index
+    // ends with both columns, so a filtered page is one index range however deep it is. NULLS FIRST is
+    // PostgreSQL's own order for DESC: an index built DESC NULLS LAST cannot serve `order by … desc`
+    // (the planner then sorts every row of the organization), even on NOT NULL columns.
+    index('executions_org_started').on(t.organizationId, ...newestFirst(t.startedAt, t.id)),
+    index('executions_org_workflow_started').on(
+      t.organizationId,
+      t.workflowId,
+      ...newestFirst(t.startedAt, t.id),
+    ),
+    index('executions_org_status_started').on(t.organizationId, t.status, ...newestFirst(t.startedAt, t.id)),
+    // Retention: the pruner walks finished executions oldest first across all organizations; running
+    // and waiting ones are not in this index at all.
+    index('executions_finished_completed')
+      .on(t.completedAt)
+      .where(sql`${t.status} in ('success', 'partial', 'failed', 'cancelled')`),
   ],
 );

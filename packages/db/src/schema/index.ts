@@ -7,6 +7,7 @@ export * from './credentials';
 export * from './event-names';
 export * from './execution-steps';
 export * from './executions';
+export * from './hook-receipts';
 export * from './idempotency-keys';
 export * from './invitations';
 export * from './memberships';

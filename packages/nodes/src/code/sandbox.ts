@@ -8,6 +8,8 @@ import {
   RELEASE_SYNC,
   shouldInterruptAfterDeadline,
 } from 'quickjs-emscripten';
+import { HARNESS } from './harness';
+import { type CodeLogs, readCodeLogs } from './logs';
 
 export type CodeRunErrorCode = 'code_timeout' | 'code_memory' | 'code_error' | 'code_output';
 
@@ -64,97 +66,6 @@ const MAX_STACK_BYTES = 256 * 1024;
 
 /** Promise jobs run in batches, so a detached endless chain of jobs cannot hide a settled result. */
 const JOBS_PER_BATCH = 100;
-
-/**
- * Runs inside every fresh context before the user's code, then compiles and calls that code. It
- * captures the built-ins it relies on first, so user code that replaces `JSON.stringify` or
- * `String.prototype.slice` does not change how the outcome is reported (code that sabotages the
- * report only gets a `code_output` or `code_memory` error).
- *
- * Every outcome leaves the sandbox as one string with a prefix (`ok:`, `output:`, `error:`,
- * `memory:`). The host reads nothing else, so no user code runs on the host's behalf: a thrown
- * object's getters and proxy traps run here, under the sandbox's limits. The report is ASCII (JSON
- * with `\u` escapes) and built by `join`, which makes one flat 8-bit string: QuickJS hands such a
- * string to the host without allocating, so it can be read even when the user's code has filled
- * the heap. The out-of-memory and undescribable-error reports are built in advance for the same
- * reason.
- *
- * The code is compiled with the AsyncFunction constructor, so `return` and `await` work at its top
- * level and a syntax error is reported like any other error. QuickJS names that source `<input>`
- * and numbers the code's first line 3. Code that closes the function early only runs more code in
- * the same sandbox, inside the same try.
- *
- * `console` is a no-op: the node's output is the returned value only. Capturing logs would need a
- * second output channel in the step record (and a cap on it); that can come later without changing
- * the code users write.
- */
-const HARNESS = String.raw`(() => {
-  'use strict';
-  const apply = Reflect.apply;
-  const parse = JSON.parse;
-  const stringify = JSON.stringify;
-  const join = Array.prototype.join;
-  const replace = String.prototype.replace;
-  const slice = String.prototype.slice;
-  const charCodeAt = String.prototype.charCodeAt;
-  const numberToString = Number.prototype.toString;
-  const padStart = String.prototype.padStart;
-  const toText = String;
-  const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
-  const OutOfMemory = InternalError;
-  const NON_ASCII = /[\u0080-\uffff]/g;
-  const MAX_MESSAGE = 2000;
-  const MAX_STACK = 4000;
-
-  const flat = (parts) => apply(join, parts, ['']);
-  const escape = (c) => flat(['\\u', apply(padStart, apply(numberToString, apply(charCodeAt, c, [0]), [16]), [4, '0'])]);
-  const ascii = (json) => apply(replace, json, [NON_ASCII, escape]);
-  const MEMORY = flat(['memory:']);
-  const UNDESCRIBABLE = flat(['error:', stringify(['Error', 'the code threw a value that cannot be described', ''])]);
-  const noop = () => undefined;
-  globalThis.console = Object.freeze({ log: noop, info: noop, warn: noop, error: noop, debug: noop, trace: noop });
-
-  const isOutOfMemory = (e) => e instanceof OutOfMemory && e.message === 'out of memory';
-  const text = (value, max) =>
-    value === undefined ? '' : apply(slice, typeof value === 'string' ? value : toText(value), [0, max]);
-  const describe = (e) =>
-    e !== null && (typeof e === 'object' || typeof e === 'function')
-      ? [text(e.name, MAX_MESSAGE), text(e.message, MAX_MESSAGE), text(e.stack, MAX_STACK)]
-      : ['', text(e, MAX_MESSAGE), ''];
-  const report = (prefix, e) => {
-    try {
-      return isOutOfMemory(e) ? MEMORY : flat([prefix, ascii(stringify(describe(e)))]);
-    } catch (e2) {
-      try {
-        return isOutOfMemory(e2) ? MEMORY : UNDESCRIBABLE;
-      } catch {
-        return UNDESCRIBABLE;
-      }
-    }
-  };
-  // Functions, symbols and bigints are not JSON; stringify would drop the first two silently.
-  const replacer = (key, value) => {
-    const type = typeof value;
-    if (type === 'function' || type === 'symbol' || type === 'bigint') {
-      throw new TypeError(flat(['a ', type, ' is not a JSON value', key === '' ? '' : flat([' (at key "', key, '")'])]));
-    }
-    return value;
-  };
-
-  return async (code, inputJson) => {
-    let result;
-    try {
-      result = await new AsyncFunction('input', code)(parse(inputJson));
-    } catch (e) {
-      return report('error:', e);
-    }
-    try {
-      return flat(['ok:', ascii(stringify(result === undefined ? null : result, replacer))]);
-    } catch (e) {
-      return report('output:', e);
-    }
-  };
-})()`;
 
 /** A stack frame in the user's code (QuickJS names it `<input>`), and the number of its first line. */
 const USER_FRAME = /<input>:(\d+)/g;
@@ -224,6 +135,20 @@ function dropModule(pages: number, loading: Promise<SandboxModule>): void {
  * // 42
  */
 export async function runSandboxedCode(args: RunSandboxedCodeArgs): Promise<unknown> {
+  return (await runSandboxedCodeWithLogs(args)).value;
+}
+
+/**
+ * `runSandboxedCode`, with what the code wrote to `console` (bounded: see logs.ts).
+ *
+ * @example
+ * const code = 'console.log("hi", 1); return 2';
+ * await runSandboxedCodeWithLogs({ code, input: null, timeoutMs: 1000, memoryMb: 32 });
+ * // { value: 2, logs: { lines: [{ level: 'log', message: 'hi 1' }], truncated: false } }
+ */
+export async function runSandboxedCodeWithLogs(
+  args: RunSandboxedCodeArgs,
+): Promise<{ value: unknown; logs: CodeLogs }> {
   const inputJson = toAsciiJson(args.input);
   // The code and input are copied into the heap and then parsed there, which takes more memory
   // again; past half the limit that cannot succeed, and copying them in would fail inside WASM.
@@ -258,7 +183,7 @@ function runInFreshContext(
   module: QuickJSWASMModule,
   args: RunSandboxedCodeArgs,
   inputJson: string,
-): unknown {
+): { value: unknown; logs: CodeLogs } {
   const deadline = Date.now() + args.timeoutMs;
   const interruptAfterDeadline = shouldInterruptAfterDeadline(deadline);
   let timedOut = false;
@@ -359,7 +284,11 @@ function failureWithoutReport(timedOut: boolean, timeoutMs: number): CodeRunErro
 }
 
 /** Reads the harness's report; anything malformed is the user's code sabotaging it or a full heap. */
-function readReport(context: QuickJSContext, runtime: QuickJSRuntime, handle: QuickJSHandle): unknown {
+function readReport(
+  context: QuickJSContext,
+  runtime: QuickJSRuntime,
+  handle: QuickJSHandle,
+): { value: unknown; logs: CodeLogs } {
   if (context.typeof(handle) !== 'string') throw new Error('the sandbox harness returned a non-string');
   runtime.setMemoryLimit(-1);
   // QuickJS returns an empty string when it cannot allocate the copy; no report is empty.
@@ -368,12 +297,16 @@ function readReport(context: QuickJSContext, runtime: QuickJSRuntime, handle: Qu
   const kind = colon < 0 ? report : report.slice(0, colon);
   const body = report.slice(colon + 1);
   switch (kind) {
-    case 'ok':
+    case 'ok': {
+      const newline = body.indexOf('\n');
+      let value: unknown;
       try {
-        return JSON.parse(body);
+        value = JSON.parse(newline < 0 ? body : body.slice(0, newline));
       } catch {
         throw new CodeRunError('code_output', 'the result could not be read back as JSON');
       }
+      return { value, logs: readCodeLogs(newline < 0 ? '' : body.slice(newline + 1)) };
+    }
     case 'output':
       throw new CodeRunError(
         'code_output',

@@ -12,6 +12,7 @@ describe('action.code config', () => {
       code: 'return input.a + 1',
       timeout_ms: 1_000,
       memory_mb: 32,
+      capture_logs: false,
     });
   });
 

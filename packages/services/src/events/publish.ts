@@ -1,4 +1,4 @@
-import { schema, withTenant } from '@weft/db';
+import { schema, type Tx, withTenant } from '@weft/db';
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import {
@@ -53,6 +53,7 @@ export async function publishEvent({
   hookedWorkflowId,
   chatWorkflows = false,
   runOnlyPayload,
+  inTransaction,
 }: VerbArgs<PublishEventInput> & {
   engine: ExecutionEngine;
   trigger?: 'event' | 'webhook' | 'chat' | 'schedule' | 'polling' | 'workflow';
@@ -65,6 +66,12 @@ export async function publishEvent({
    * reach the workflow through Temporal (whose payloads are encrypted), e.g. a chat sender's number.
    */
   runOnlyPayload?: Record<string, unknown>;
+  /**
+   * Runs in the publish transaction once the executions are inserted, before anything is committed
+   * or started: a record that must exist exactly when the executions do (an inbound hook's receipt).
+   * Throwing rolls the executions back, and nothing starts.
+   */
+  inTransaction?: (tx: Tx, executionIds: string[]) => Promise<void>;
 }) {
   const t = schema.workflows;
   const cartId = cartIdOf(input.payload);
@@ -99,6 +106,10 @@ export async function publishEvent({
       order by ${hooked ? sql`(${hooked}) desc, ${t.id}` : t.id}
       returning id, organization_id, workflow_id, workflow_name, graph, trigger, event, trigger_payload,
                 started_at, status, attempt`);
+      await inTransaction?.(
+        tx,
+        rows.map((r) => r.id),
+      );
       // The organization's own event names for the catalog, in this transaction. `last_seen_at` moves
       // at most once a minute: updating it on every publish made one row lock that every concurrent
       // publish of the same event queued on until commit. DO NOTHING and an UPDATE whose condition

@@ -3,8 +3,26 @@ import type { schema } from '@weft/db';
 type ExecutionRow = typeof schema.executions.$inferSelect;
 type StepRow = typeof schema.executionSteps.$inferSelect;
 
+/** The columns an execution summary shows (lists read only these). */
+export type ExecutionSummaryRow = Pick<
+  ExecutionRow,
+  | 'id'
+  | 'workflowId'
+  | 'workflowName'
+  | 'workflowVersion'
+  | 'status'
+  | 'trigger'
+  | 'event'
+  | 'attempt'
+  | 'error'
+  | 'parentExecutionId'
+  | 'startedAt'
+  | 'completedAt'
+  | 'durationMs'
+>;
+
 /** `success` and `partial` are both "completed" in the spec's vocabulary. */
-export function presentExecution(row: ExecutionRow, temporalUiUrl?: string) {
+export function presentExecution(row: ExecutionSummaryRow, temporalUiUrl?: string) {
   return {
     id: row.id,
     workflow_id: row.workflowId,

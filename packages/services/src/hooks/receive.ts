@@ -7,6 +7,14 @@ import type { ExecutionEngine } from '../executions/engine';
 import { findUnsafeJsonValue } from '../json-safety';
 import { verifyWebhookSignature } from '../webhooks/signing';
 import { openHookSecret } from '../workflows/hook-secret';
+import {
+  findHookReceipt,
+  HOOK_RECEIPT_WINDOW_HOURS,
+  type ReceiptKey,
+  receiptKeyOf,
+  recordHookReceipt,
+  releaseHookReceipt,
+} from './receipts';
 import { isWellFormedHookToken } from './token';
 
 export interface ReceiveHookInput {
@@ -79,8 +87,9 @@ export function parseHookBody(body: Uint8Array): Record<string, unknown> {
 /**
  * POST /api/hooks/<token>: the token is the credential (no API key). Checks run in an order that
  * tells an outsider nothing: an unknown token is 404; then the per-hook rate limit (429); then the
- * HMAC signature when the workflow has `trigger_config.secret` (401); only a caller past those learns
- * that the workflow is switched off (409) or that the body is bad (422).
+ * HMAC signature when the workflow has `trigger_config.secret` (401); then a repeat (receipts.ts: a
+ * known `webhook-id` is answered as the first time, a replayed `X-Webhook-Signature` is 409); only a
+ * caller past those learns that the workflow is switched off (409) or that the body is bad (422).
  *
  * The body becomes the `trigger` of one execution of the hooked workflow (trigger `webhook`, event
  * `webhook.received`), and `webhook.received` is published to the organization's event workflows in
@@ -109,12 +118,25 @@ export async function receiveHook({
       'Retry-After': String(retryAfter),
     });
   }
-  if (hook.secret !== null && !verifyWebhookSignature(hook.secret, input.body, input.headers)) {
+  const verified =
+    hook.secret === null ? null : verifyWebhookSignature(hook.secret, input.body, input.headers);
+  if (hook.secret !== null && verified === null) {
     throw new AppError(
       'unauthenticated',
       'The webhook signature is missing or invalid (X-Webhook-Signature, or webhook-id/-timestamp/-signature).',
     );
   }
+  const owner = { organizationId: hook.organizationId, workflowId: hook.workflowId };
+  const receipt = receiptKeyOf(verified, input.headers);
+  const accepted = (executionIds: string[]) => ({
+    message: 'Webhook accepted.',
+    workflow_id: hook.workflowId,
+    execution_ids: executionIds,
+  });
+  // Before the status and body checks: a retry of an accepted request gets the first answer even if
+  // the workflow was switched off since.
+  const earlier = receipt ? await findHookReceipt(db, owner, receipt) : null;
+  if (receipt && earlier) return answerRepeat(receipt, earlier, accepted);
   if (hook.status !== 'active') {
     throw new AppError(
       'conflict',
@@ -122,15 +144,46 @@ export async function receiveHook({
     );
   }
   const payload = parseHookBody(input.body);
-  const result = await publishEvent({
-    ctx: { db, organizationId: hook.organizationId, actor: ipAddress ? { ipAddress } : {} },
-    input: { event: 'webhook.received', payload },
-    engine,
-    hookedWorkflowId: hook.workflowId,
-  });
-  return {
-    message: 'Webhook accepted.',
-    workflow_id: hook.workflowId,
-    execution_ids: result.execution_ids,
-  };
+  let recorded: string[] | null = null;
+  try {
+    const result = await publishEvent({
+      ctx: { db, organizationId: hook.organizationId, actor: ipAddress ? { ipAddress } : {} },
+      input: { event: 'webhook.received', payload },
+      engine,
+      hookedWorkflowId: hook.workflowId,
+      // The receipt commits with the executions or not at all: a crash between the two cannot
+      // leave a retry that starts a second run, or a receipt for a run that never existed.
+      inTransaction: receipt
+        ? async (tx, executionIds) => {
+            if (!(await recordHookReceipt(tx, owner, receipt, executionIds))) throw new RepeatedRequest();
+            recorded = executionIds;
+          }
+        : undefined,
+    });
+    return accepted(result.execution_ids);
+  } catch (error) {
+    if (!receipt) throw error;
+    // A twin request committed first (our executions were rolled back): answer as for any repeat.
+    if (error instanceof RepeatedRequest) {
+      return answerRepeat(receipt, (await findHookReceipt(db, owner, receipt)) ?? [], accepted);
+    }
+    // Failed after the commit (the start): the sender's retry must run again, not get these ids.
+    if (recorded) await releaseHookReceipt(db, owner, receipt, recorded).catch(() => {});
+    throw error;
+  }
+}
+
+/** Thrown inside the publish transaction to roll it back when the receipt already exists. */
+class RepeatedRequest extends Error {}
+
+/** A sender's retry (same webhook-id) gets the first answer; a replayed body-only signature a 409. */
+function answerRepeat<T>(receipt: ReceiptKey, executionIds: string[], accepted: (ids: string[]) => T): T {
+  if (receipt.kind === 'webhook_id') return accepted(executionIds);
+  throw new AppError(
+    'conflict',
+    `This request was already received: a body signed only with X-Webhook-Signature is accepted once ` +
+      `within ${HOOK_RECEIPT_WINDOW_HOURS} hours. Make each body unique (include an id or a timestamp), ` +
+      'or sign with the Standard Webhooks headers.',
+    { 'X-Webhook-Signature': ['was already used for this body'] },
+  );
 }

@@ -8,9 +8,13 @@ import { presentWebhook } from './present';
 import { checkWebhookUrl } from './url-policy';
 import type { WebhookInput } from './webhook-input';
 
-/** 32 random bytes; the prefix lets secret scanners recognise a leaked one. */
+/**
+ * A Standard Webhooks secret: `whsec_` + 32 random bytes in standard (padded) base64, so the
+ * official libraries take it as is (the key is the decoded bytes, see signing.ts). The prefix also
+ * lets secret scanners recognise a leaked one.
+ */
 export function generateWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64url')}`;
+  return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
 /** Refuses a URL that resolves to a private address (422 on `url`), before anything is stored. */

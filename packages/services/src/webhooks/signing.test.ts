@@ -1,75 +1,192 @@
-import { createHmac } from 'node:crypto';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { signWebhook, verifyWebhookSignature } from './signing';
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { generateWebhookSecret } from './create';
+import { signWebhook, verifyWebhookSignature, webhookSigningKey } from './signing';
 
 const headersOf = (record: Record<string, string>) => ({ get: (name: string) => record[name.toLowerCase()] });
 const body = '{"event":"execution.completed","data":{"n":1}}';
+const bytes = new TextEncoder().encode(body);
 const now = 1_800_000_000;
+/**
+ * A secret of the shape Weft generated before it followed the spec: `whsec_` + base64url of 32 bytes.
+ * These bytes need no `-` or `_`, so even the library's lenient decoder would take it as base64: the
+ * rule must not depend on the alphabet, only on the (unpadded, 43-character) shape.
+ */
+const legacyGenerated = `whsec_${Buffer.alloc(32, 7).toString('base64url')}`;
 
-describe('webhook signing', () => {
-  it('signs the exact bytes: an independent HMAC of the body matches X-Webhook-Signature', () => {
-    const headers = signWebhook('s3cret', 'msg_1', now, body);
-    expect(headers['x-webhook-signature']).toBe(createHmac('sha256', 's3cret').update(body).digest('hex'));
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const at = (seconds: number) => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(seconds * 1000);
+};
+
+describe('secrets and keys', () => {
+  it('generates whsec_ + standard base64 of 32 random bytes, which the official library accepts', () => {
+    const secret = generateWebhookSecret();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
+    expect(() => new Webhook(secret)).not.toThrow();
+    expect(webhookSigningKey(secret)).toEqual(Buffer.from(secret.slice('whsec_'.length), 'base64'));
+  });
+
+  it('any other secret is the UTF-8 bytes of the whole string: chosen ones and pre-spec whsec_ ones', () => {
+    for (const secret of ['my-own-secret-123', 'whsec_abc', legacyGenerated, 'whsec_', 'whsec_YWJj=']) {
+      expect(webhookSigningKey(secret), secret).toEqual(Buffer.from(secret, 'utf8'));
+    }
+    // Pre-spec secrets are 43 characters after the prefix: never padded base64, whatever the bytes.
+    expect(legacyGenerated.length - 'whsec_'.length).toBe(43);
+    expect(webhookSigningKey('whsec_YWJj')).toEqual(Buffer.from('abc'));
+    expect(webhookSigningKey('whsec_YWJj/+==')).toEqual(Buffer.from('YWJj/+==', 'base64'));
+  });
+});
+
+describe('outbound signatures', () => {
+  it('verify with the official library, given the secret as Weft answered it', () => {
+    const secret = generateWebhookSecret();
+    const seconds = Math.floor(Date.now() / 1000);
+    const headers = signWebhook(secret, 'msg_1', seconds, body);
+    expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(() => new Webhook(generateWebhookSecret()).verify(body, headers)).toThrow();
+    expect(() => new Webhook(secret).verify(`${body} `, headers)).toThrow();
+  });
+
+  it('X-Webhook-Signature is the hex HMAC of the exact body keyed with the same bytes', () => {
+    const secret = generateWebhookSecret();
+    const headers = signWebhook(secret, 'msg_1', now, body);
+    const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+    expect(headers['x-webhook-signature']).toBe(createHmac('sha256', key).update(body).digest('hex'));
     expect(headers['webhook-signature']).toBe(
-      `v1,${createHmac('sha256', 's3cret').update(`msg_1.${now}.${body}`).digest('base64')}`,
+      `v1,${createHmac('sha256', key).update(`msg_1.${now}.${body}`).digest('base64')}`,
     );
   });
 
-  it('verifies its own signatures in both forms and refuses a changed body or another secret', () => {
-    const signed = signWebhook('s3cret', 'msg_1', now, body);
-    const bytes = new TextEncoder().encode(body);
-    const hexOnly = headersOf({ 'x-webhook-signature': signed['x-webhook-signature'] });
-    const standardOnly = headersOf({
-      'webhook-id': signed['webhook-id'],
-      'webhook-timestamp': signed['webhook-timestamp'],
-      'webhook-signature': `v1,old ${signed['webhook-signature']}`,
+  it('a secret the user chose round-trips through the library in raw mode; pre-spec secrets sign as before', () => {
+    const seconds = Math.floor(Date.now() / 1000);
+    for (const secret of ['my-own-secret-123', legacyGenerated]) {
+      const headers = signWebhook(secret, 'msg_2', seconds, body);
+      const raw = new Webhook(new TextEncoder().encode(secret), { format: 'raw' });
+      expect(raw.verify(body, headers), secret).toEqual(JSON.parse(body));
+      // Byte for byte what Weft sent before the change, so existing receivers keep verifying.
+      expect(headers['x-webhook-signature']).toBe(createHmac('sha256', secret).update(body).digest('hex'));
+      expect(verifyWebhookSignature(secret, bytes, headersOf({ ...headers }))).toEqual({
+        form: 'standard',
+        messageId: 'msg_2',
+      });
+    }
+  });
+});
+
+describe('inbound verification', () => {
+  it('accepts a request signed by the official library, and says which message it was', () => {
+    at(now);
+    const secret = `whsec_${randomBytes(24).toString('base64')}`; // a Svix-style 24-byte secret
+    const signature = new Webhook(secret).sign('msg_lib', new Date(now * 1000), body);
+    const headers = headersOf({
+      'webhook-id': 'msg_lib',
+      'webhook-timestamp': String(now),
+      'webhook-signature': `v1,bm90IGl0 ${signature}`, // several signatures: one must match
     });
-    expect(verifyWebhookSignature('s3cret', bytes, hexOnly, now)).toBe(true);
-    expect(verifyWebhookSignature('s3cret', bytes, standardOnly, now)).toBe(true);
-    expect(verifyWebhookSignature('other', bytes, hexOnly, now)).toBe(false);
-    expect(verifyWebhookSignature('s3cret', new TextEncoder().encode(`${body} `), hexOnly, now)).toBe(false);
-    expect(verifyWebhookSignature('s3cret', bytes, headersOf({}), now)).toBe(false);
+    expect(verifyWebhookSignature(secret, bytes, headers)).toEqual({
+      form: 'standard',
+      messageId: 'msg_lib',
+    });
+    expect(verifyWebhookSignature(generateWebhookSecret(), bytes, headers)).toBeNull();
+    expect(verifyWebhookSignature(secret, new TextEncoder().encode(`${body} `), headers)).toBeNull();
   });
 
-  it('accepts the sha256= prefix and refuses a Standard Webhooks timestamp outside five minutes', () => {
-    const signed = signWebhook('k', 'id', now, body);
-    const bytes = new TextEncoder().encode(body);
-    const prefixed = headersOf({ 'x-webhook-signature': `sha256=${signed['x-webhook-signature']}` });
-    expect(verifyWebhookSignature('k', bytes, prefixed, now)).toBe(true);
-    const stale = headersOf({
+  it('refuses a Standard Webhooks timestamp more than five minutes away, and incomplete headers', () => {
+    const secret = generateWebhookSecret();
+    const signed = signWebhook(secret, 'id', now, body);
+    const standard = headersOf({
       'webhook-id': 'id',
+      'webhook-timestamp': signed['webhook-timestamp'],
+      'webhook-signature': signed['webhook-signature'],
+    });
+    at(now + 299);
+    expect(verifyWebhookSignature(secret, bytes, standard)).not.toBeNull();
+    at(now + 301);
+    expect(verifyWebhookSignature(secret, bytes, standard)).toBeNull();
+    at(now - 301);
+    expect(verifyWebhookSignature(secret, bytes, standard)).toBeNull();
+    at(now);
+    const float = headersOf({
+      'webhook-id': 'id',
+      'webhook-timestamp': `${signed['webhook-timestamp']}.0`,
+      'webhook-signature': signed['webhook-signature'],
+    });
+    expect(verifyWebhookSignature(secret, bytes, float)).toBeNull();
+    const noId = headersOf({
       'webhook-timestamp': String(now),
       'webhook-signature': signed['webhook-signature'],
     });
-    expect(verifyWebhookSignature('k', bytes, stale, now + 301)).toBe(false);
-    expect(verifyWebhookSignature('k', bytes, stale, now + 299)).toBe(true);
+    expect(verifyWebhookSignature(secret, bytes, noId)).toBeNull();
+  });
+
+  it('X-Webhook-Signature alone: exact bytes, sha256= prefix allowed; the answer names the signature', () => {
+    const secret = 'my-own-secret-123';
+    const hex = signWebhook(secret, 'id', now, body)['x-webhook-signature'];
+    expect(verifyWebhookSignature(secret, bytes, headersOf({ 'x-webhook-signature': hex }))).toEqual({
+      form: 'legacy',
+      signature: hex,
+    });
+    const prefixed = headersOf({ 'x-webhook-signature': `sha256=${hex.toUpperCase()}` });
+    expect(verifyWebhookSignature(secret, bytes, prefixed)).toEqual({ form: 'legacy', signature: hex });
+    expect(
+      verifyWebhookSignature('other-secret', bytes, headersOf({ 'x-webhook-signature': hex })),
+    ).toBeNull();
+    expect(
+      verifyWebhookSignature(
+        secret,
+        new TextEncoder().encode(`${body} `),
+        headersOf({ 'x-webhook-signature': hex }),
+      ),
+    ).toBeNull();
+    expect(verifyWebhookSignature(secret, bytes, headersOf({}))).toBeNull();
+  });
+
+  it('with the Standard Webhooks headers present they alone decide: a stale one is not rescued by the hex header', () => {
+    const secret = generateWebhookSecret();
+    const signed = signWebhook(secret, 'id', now, body);
+    at(now + 3600);
+    expect(verifyWebhookSignature(secret, bytes, headersOf({ ...signed }))).toBeNull();
   });
 });
 
 describe('the verification snippet in README.md', () => {
   it('accepts what Weft signs and refuses another secret, a changed body, a replay and no headers', async () => {
-    const readme = await readFile(
-      path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../README.md'),
-      'utf8',
-    );
+    const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+    const readme = await readFile(path.resolve(packageDir, '../../README.md'), 'utf8');
     const snippet = readme.match(/Verifying a delivery in Node[\s\S]*?```js\n([\s\S]*?)```/)?.[1];
     expect(snippet).toContain('export function isFromWeft');
-    const file = path.join(await mkdtemp(path.join(os.tmpdir(), 'weft-snippet-')), 'verify.mjs');
-    await writeFile(file, snippet ?? '');
-    const { isFromWeft } = (await import(file)) as {
-      isFromWeft(raw: Buffer, headers: Record<string, string>, secret: string): boolean;
-    };
-    const seconds = Math.floor(Date.now() / 1000);
-    const signed = signWebhook('whsec_abc', 'd1', seconds, body);
-    expect(isFromWeft(Buffer.from(body), { ...signed }, 'whsec_abc')).toBe(true);
-    expect(isFromWeft(Buffer.from(body), { ...signed }, 'whsec_other')).toBe(false);
-    expect(isFromWeft(Buffer.from(`${body} `), { ...signed }, 'whsec_abc')).toBe(false);
-    const replayed = signWebhook('whsec_abc', 'd1', seconds - 600, body);
-    expect(isFromWeft(Buffer.from(body), { ...replayed }, 'whsec_abc')).toBe(false);
-    expect(isFromWeft(Buffer.from(body), {}, 'whsec_abc')).toBe(false);
+    // Written under this package's node_modules so that its `import 'standardwebhooks'` resolves.
+    const cache = path.join(packageDir, 'node_modules', '.cache');
+    await mkdir(cache, { recursive: true });
+    const dir = await mkdtemp(path.join(cache, 'weft-snippet-'));
+    try {
+      const file = path.join(dir, 'verify.mjs');
+      await writeFile(file, snippet ?? '');
+      const { isFromWeft } = (await import(file)) as {
+        isFromWeft(raw: Buffer, headers: Record<string, string>, secret: string): boolean;
+      };
+      const seconds = Math.floor(Date.now() / 1000);
+      for (const secret of [generateWebhookSecret(), 'my-own-secret-123', legacyGenerated]) {
+        const signed = signWebhook(secret, 'd1', seconds, body);
+        expect(isFromWeft(Buffer.from(body), { ...signed }, secret), secret).toBe(true);
+        expect(isFromWeft(Buffer.from(body), { ...signed }, generateWebhookSecret())).toBe(false);
+        expect(isFromWeft(Buffer.from(`${body} `), { ...signed }, secret)).toBe(false);
+        const replayed = signWebhook(secret, 'd1', seconds - 600, body);
+        expect(isFromWeft(Buffer.from(body), { ...replayed }, secret)).toBe(false);
+        expect(isFromWeft(Buffer.from(body), {}, secret)).toBe(false);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

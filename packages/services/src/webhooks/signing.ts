@@ -1,12 +1,17 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 
 /**
  * Webhook signatures, one scheme for both directions: outbound deliveries are signed with it and
  * inbound hooks with `trigger_config.secret` are verified with it (DESIGN.md §8).
  *
- * - `X-Webhook-Signature`: hex HMAC-SHA256 of the exact raw body, keyed with the secret.
- * - Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`): the HMAC
- *   covers `<id>.<timestamp>.<body>`, so a receiver can refuse replays by checking the timestamp.
+ * - Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`): signed
+ *   and verified by the official `standardwebhooks` library, so any receiver using it (or a port of
+ *   it) agrees with us byte for byte. The HMAC covers `<id>.<timestamp>.<body>`; the library refuses
+ *   a timestamp more than five minutes away, which is what bounds a replay.
+ * - `X-Webhook-Signature`: hex HMAC-SHA256 of the exact raw body (kept for existing receivers and
+ *   senders), keyed with the same bytes. It carries no timestamp: see hooks/receipts.ts for how a
+ *   replayed inbound request is refused.
  */
 export interface SignedHeaders {
   'x-webhook-signature': string;
@@ -17,18 +22,35 @@ export interface SignedHeaders {
   'webhook-signature': string;
 }
 
-export function hexSignature(secret: string, body: string | Uint8Array): string {
-  return createHmac('sha256', secret).update(body).digest('hex');
+/** `whsec_` + standard base64 with its padding; anything else is not a Standard Webhooks secret. */
+const STANDARD_SECRET = /^whsec_((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)$/;
+
+/**
+ * The HMAC key a secret stands for, for both header forms.
+ *
+ * - `whsec_` + padded standard base64 (what Weft generates now, and what Svix-style senders hand
+ *   out): the decoded bytes, as the Standard Webhooks spec says.
+ * - Anything else: the UTF-8 bytes of the whole secret, prefix included. That covers secrets users
+ *   chose (`my-own-secret-123`) and every secret Weft generated before it followed the spec:
+ *   `whsec_` + 43 characters of base64url, which is never a padded base64 string (43 is not a
+ *   multiple of 4), so those keep the key they always had and their receivers keep working.
+ *
+ * A receiver using the official library passes the secret as is in the first case and
+ * `new Webhook(new TextEncoder().encode(secret), { format: 'raw' })` in the second.
+ */
+export function webhookSigningKey(secret: string): Buffer {
+  const encoded = STANDARD_SECRET.exec(secret)?.[1];
+  // `whsec_` alone decodes to nothing: it is an (odd) raw secret, not an empty key.
+  return encoded ? Buffer.from(encoded, 'base64') : Buffer.from(secret, 'utf8');
 }
 
-export function standardWebhookSignature(
-  secret: string,
-  messageId: string,
-  timestampSeconds: number,
-  body: string | Uint8Array,
-): string {
-  const mac = createHmac('sha256', secret).update(`${messageId}.${timestampSeconds}.`).update(body);
-  return `v1,${mac.digest('base64')}`;
+/** The library with our key rule applied (raw mode: we hand it the bytes, it never guesses). */
+function standardWebhook(secret: string): Webhook {
+  return new Webhook(webhookSigningKey(secret), { format: 'raw' });
+}
+
+export function hexSignature(secret: string, body: string | Uint8Array): string {
+  return createHmac('sha256', webhookSigningKey(secret)).update(body).digest('hex');
 }
 
 export function signWebhook(
@@ -43,7 +65,7 @@ export function signWebhook(
     'x-webhook-timestamp': String(timestampSeconds),
     'webhook-id': messageId,
     'webhook-timestamp': String(timestampSeconds),
-    'webhook-signature': standardWebhookSignature(secret, messageId, timestampSeconds, body),
+    'webhook-signature': standardWebhook(secret).sign(messageId, new Date(timestampSeconds * 1000), body),
   };
 }
 
@@ -53,30 +75,46 @@ function equalStrings(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** Replays older (or newer) than this are refused when a Standard Webhooks timestamp is present. */
-export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
+/** What a valid signature proved, and so what identifies a repeat of the request. */
+export type VerifiedSignature =
+  /** Standard Webhooks: the sender's message id (the same on its retries). */
+  | { form: 'standard'; messageId: string }
+  /** `X-Webhook-Signature`: the hex HMAC of the body (the same for a replay of the same bytes). */
+  | { form: 'legacy'; signature: string };
 
 /**
- * Verifies an inbound request signed by either header form. Constant-time comparisons; a
- * Standard Webhooks signature must also carry a timestamp within the tolerance.
+ * Verifies an inbound request. When the Standard Webhooks headers are present they alone decide
+ * (the library checks the signature and the five-minute timestamp window), so a captured request
+ * that also carries `X-Webhook-Signature` cannot be replayed through the header without a
+ * timestamp. Otherwise `X-Webhook-Signature` (hex, `sha256=` prefix allowed) is compared in
+ * constant time. Null when neither form verifies.
  */
 export function verifyWebhookSignature(
   secret: string,
   body: Uint8Array,
   headers: { get(name: string): string | null | undefined },
-  nowSeconds = Math.floor(Date.now() / 1000),
-): boolean {
-  const hex = headers.get('x-webhook-signature');
-  if (hex) {
-    const given = hex.startsWith('sha256=') ? hex.slice('sha256='.length) : hex;
-    return equalStrings(given.toLowerCase(), hexSignature(secret, body));
-  }
+): VerifiedSignature | null {
   const id = headers.get('webhook-id');
   const timestamp = headers.get('webhook-timestamp');
   const signatures = headers.get('webhook-signature');
-  if (!id || !timestamp || !signatures || !/^\d{1,12}$/.test(timestamp)) return false;
-  if (Math.abs(nowSeconds - Number(timestamp)) > SIGNATURE_TOLERANCE_SECONDS) return false;
-  const expected = standardWebhookSignature(secret, id, Number(timestamp), body);
-  // The header may list several space-separated signatures (secret rotation).
-  return signatures.split(' ').some((candidate) => equalStrings(candidate, expected));
+  if (id || timestamp || signatures) {
+    // Integer seconds, as the spec says: the library's parseInt would take `1800000000.0` or
+    // `1800000000abc` and check the signature against the number, not the header as sent.
+    if (!id || !timestamp || !signatures || !/^\d{1,12}$/.test(timestamp)) return null;
+    try {
+      // A Buffer, not a Uint8Array: the library reads only strings and Buffers.
+      const payload = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+      const triple = { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signatures };
+      standardWebhook(secret).verify(payload, triple, { jsonParse: false });
+      return { form: 'standard', messageId: id };
+    } catch (error) {
+      if (error instanceof WebhookVerificationError) return null;
+      throw error;
+    }
+  }
+  const hex = headers.get('x-webhook-signature');
+  if (!hex) return null;
+  const given = (hex.startsWith('sha256=') ? hex.slice('sha256='.length) : hex).toLowerCase();
+  const expected = hexSignature(secret, body);
+  return equalStrings(given, expected) ? { form: 'legacy', signature: expected } : null;
 }

@@ -1,5 +1,6 @@
 import type { Database } from '@weft/db';
 import { sql } from 'drizzle-orm';
+import { pruneHookReceipts } from '../hooks/receipts';
 import type { DeliveryStarter } from './outbox';
 
 /**
@@ -27,7 +28,8 @@ export async function sweepUnstartedDeliveries(db: Database, engine: DeliverySta
 
 /**
  * Runs the sweeper now and then every `intervalMs` (default one minute) until `stop()`.
- * A failed sweep is logged and tried again at the next tick.
+ * A failed sweep is logged and tried again at the next tick. Each tick also prunes inbound hook
+ * receipts past their window (hooks/receipts.ts): the same periodic worker chore, one timer.
  */
 export function startDeliverySweeper(options: {
   db: Database;
@@ -41,14 +43,17 @@ export function startDeliverySweeper(options: {
     // Never two sweeps at once: a slow one simply delays the next.
     if (sweeping) return;
     sweeping = true;
-    void sweepUnstartedDeliveries(options.db, options.engine)
+    const deliveries = sweepUnstartedDeliveries(options.db, options.engine)
       .then((count) => {
         if (count > 0) log(`[webhooks] sweeper started ${count} pending deliveries`);
       })
-      .catch((error: unknown) => log('[webhooks] delivery sweep failed', error))
-      .finally(() => {
-        sweeping = false;
-      });
+      .catch((error: unknown) => log('[webhooks] delivery sweep failed', error));
+    const receipts = pruneHookReceipts(options.db).catch((error: unknown) =>
+      log('[hooks] pruning old hook receipts failed', error),
+    );
+    void Promise.all([deliveries, receipts]).finally(() => {
+      sweeping = false;
+    });
   };
   sweep();
   const timer = setInterval(sweep, options.intervalMs ?? 60_000);

@@ -8,6 +8,7 @@ import { freePortOnLoopback } from '../free-port';
 import { loadCliEnv, PROJECT_ROOT } from '../project';
 import { type LoadRequest, runLoad } from './load';
 import { processMemory } from './process-memory';
+import { progressReporter } from './progress';
 
 const WORDS = [
   'order',
@@ -76,6 +77,7 @@ export async function benchApiCommand(options: {
 
   const seedStart = performance.now();
   const ids: string[] = [];
+  const seeded = progressReporter('seeding workflows', options.workflows);
   for (let offset = 0; offset < options.workflows; offset += 1000) {
     const batch = Array.from({ length: Math.min(1000, options.workflows - offset) }, (_, j) => {
       const w = sampleWorkflow(offset + j);
@@ -94,6 +96,7 @@ export async function benchApiCommand(options: {
       tx.insert(schema.workflows).values(batch).returning({ id: schema.workflows.id }),
     );
     ids.push(...rows.map((r) => r.id));
+    seeded(ids.length);
   }
   process.stdout.write(
     `seeded ${ids.length} workflows in ${fmt((performance.now() - seedStart) / 1000)} s\n`,

@@ -1,4 +1,5 @@
 import { schema, withTenant } from '@weft/db';
+import { progressReporter } from './progress';
 import { startWebBench } from './web-stack';
 
 const STATUSES = ['success', 'success', 'success', 'failed', 'partial', 'cancelled', 'waiting'] as const;
@@ -13,6 +14,7 @@ export async function benchWebCommand(options: { executions: number; runs: numbe
   try {
     const seedStart = performance.now();
     const workflowId = crypto.randomUUID();
+    const seeded = progressReporter('seeding executions', options.executions);
     for (let offset = 0; offset < options.executions; offset += 1000) {
       const batch = Array.from({ length: Math.min(1000, options.executions - offset) }, (_, j) => {
         const i = offset + j;
@@ -32,6 +34,7 @@ export async function benchWebCommand(options: { executions: number; runs: numbe
         };
       });
       await withTenant(bench.db, bench.organizationId, (tx) => tx.insert(schema.executions).values(batch));
+      seeded(offset + batch.length);
     }
     process.stdout.write(
       `seeded ${options.executions} executions in ${((performance.now() - seedStart) / 1000).toFixed(1)} s\n`,

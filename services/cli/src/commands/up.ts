@@ -140,6 +140,7 @@ export async function upCommand(options: { temporal: 'dev' | 'cluster' }): Promi
         `  App:         ${app}/`,
         `  API:         ${app}/api/v1`,
         `  API docs:    ${app}/api/v1/docs`,
+        `  Metrics:     ${local}/metrics (Prometheus; this machine, or METRICS_TOKEN)`,
         temporalUi
           ? `  Temporal UI: ${temporalUi}`
           : `  Temporal:    ${temporalAddress} (temporal-server on PostgreSQL; no Web UI in this mode)`,

@@ -1518,12 +1518,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List executions (status `completed` means success or partial) */
+        /**
+         * List executions (status `completed` means success or partial)
+         * @description Newest first. Page by `page` (offset) or by `cursor` (keyset: the same speed at any depth): `links.next`/`links.prev` and `meta.next_cursor`/`meta.prev_cursor` carry the cursors. `meta.total` is exact up to 10,000 rows and an estimate above (`meta.total_exact: false`).
+         */
         get: {
             parameters: {
                 query?: {
+                    /** @description Page number, default 1 (offset paging); not with cursor */
                     page?: number;
                     per_page?: number;
+                    /** @description A `next_cursor` or `prev_cursor` from an earlier page; opaque */
+                    cursor?: string;
                     workflow_id?: string;
                     status?: "pending" | "running" | "waiting" | "success" | "partial" | "failed" | "cancelled" | "completed";
                     from?: string;
@@ -3894,6 +3900,11 @@ export interface components {
                 fields: {
                     [key: string]: string[];
                 };
+                /**
+                 * @description The id of the request (also its X-Request-Id response header): quote it to find its log lines.
+                 * @example 0f6c3b8e-2d4a-4c55-9a61-3f1e8f0b7c21
+                 */
+                request_id: string;
             };
         };
         Message: {
@@ -4136,6 +4147,12 @@ export interface components {
                 last_page: number;
                 per_page: number;
                 total: number;
+                /** @description False when total is PostgreSQL's estimate: exact counts stop at 10,000 rows. */
+                total_exact: boolean;
+                /** @description Pass as ?cursor= for the next (older) page */
+                next_cursor: string | null;
+                /** @description Pass as ?cursor= for the previous page */
+                prev_cursor: string | null;
             };
             links: {
                 first: string;

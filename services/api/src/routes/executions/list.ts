@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { EXECUTION_STATUS_FILTERS, listExecutions, pageQuery, paginate } from '@weft/services';
+import { EXECUTION_STATUS_FILTERS, listExecutions, pageQuery, paginateWithCursors } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
-import { errorResponses, jsonContent, paginated, security } from '../../openapi-schemas';
+import { cursorPaginated, errorResponses, jsonContent, security } from '../../openapi-schemas';
 import { ExecutionSummary } from './schemas';
 
 const route = createRoute({
@@ -10,11 +10,25 @@ const route = createRoute({
   path: '/executions',
   tags: ['Executions'],
   summary: 'List executions (status `completed` means success or partial)',
+  description:
+    'Newest first. Page by `page` (offset) or by `cursor` (keyset: the same speed at any depth): ' +
+    '`links.next`/`links.prev` and `meta.next_cursor`/`meta.prev_cursor` carry the cursors. ' +
+    '`meta.total` is exact up to 10,000 rows and an estimate above (`meta.total_exact: false`).',
   security,
   middleware: [requirePermission('executions.view')] as const,
   request: {
     query: z.object({
       ...pageQuery(15, 100),
+      // No default here: with a cursor, page must be absent (the verb refuses both at once).
+      page: pageQuery(15, 100)
+        .page.unwrap()
+        .optional()
+        .openapi({ description: 'Page number, default 1 (offset paging); not with cursor' }),
+      cursor: z
+        .string()
+        .max(400)
+        .optional()
+        .openapi({ description: 'A `next_cursor` or `prev_cursor` from an earlier page; opaque' }),
       workflow_id: z.uuid().optional(),
       status: z.enum(EXECUTION_STATUS_FILTERS).optional(),
       from: z.iso.datetime({ offset: true }).optional(),
@@ -22,7 +36,7 @@ const route = createRoute({
     }),
   },
   responses: {
-    200: jsonContent(paginated(ExecutionSummary, 'ExecutionList'), 'Executions'),
+    200: jsonContent(cursorPaginated(ExecutionSummary, 'ExecutionList'), 'Executions'),
     ...errorResponses(422),
   },
 });
@@ -30,11 +44,12 @@ const route = createRoute({
 export function registerListExecutions(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const q = c.req.valid('query');
-    const page = { page: q.page, perPage: q.per_page };
-    const { rows, total } = await listExecutions({
+    const result = await listExecutions({
       ctx: c.get('ctx'),
       input: {
-        ...page,
+        perPage: q.per_page,
+        page: q.page,
+        cursor: q.cursor,
         workflowId: q.workflow_id,
         status: q.status,
         from: q.from ? new Date(q.from) : undefined,
@@ -43,6 +58,14 @@ export function registerListExecutions(app: OpenAPIHono<AppEnv>) {
       temporalUiUrl: c.get('temporalUiUrl'),
     });
     const filters = { workflow_id: q.workflow_id, status: q.status, from: q.from, to: q.to };
-    return c.json(paginate(rows, total, page, '/api/v1/executions', filters), 200);
+    const page = {
+      current: result.page,
+      perPage: q.per_page,
+      total: result.total,
+      totalExact: result.totalExact,
+      nextCursor: result.nextCursor,
+      prevCursor: result.prevCursor,
+    };
+    return c.json(paginateWithCursors(result.rows, page, '/api/v1/executions', filters), 200);
   });
 }

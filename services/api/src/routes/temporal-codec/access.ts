@@ -11,8 +11,10 @@ export interface CodecEndpointDeps {
   codec: PayloadCodec;
   /** The Temporal Web UI's URL: the only browser origin allowed to call the endpoint. */
   temporalUiUrl: string;
-  /** TEMPORAL_CODEC_TOKEN: an operator credential; unset = loopback callers only. */
+  /** TEMPORAL_CODEC_TOKEN: an operator credential; unset = local callers only, when they are trusted. */
   token?: string;
+  /** HOST, the interface the API listens on; unset counts as reachable from other machines. */
+  host?: string;
   trustedProxyHops: number;
 }
 
@@ -47,6 +49,18 @@ export const toJson = (payload: Payload) => ({
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
+/** Whether a listen address is loopback only: then no other machine can open a connection. */
+export function isLoopbackHost(host: string | undefined): boolean {
+  const bare = host
+    ?.trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
+  return bare === 'localhost' || (bare !== undefined && LOOPBACK.test(bare));
+}
+
+/** Headers a reverse proxy adds: a request carrying one came through a proxy, not from a local browser. */
+const PROXY_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
+
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
@@ -54,8 +68,12 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /**
- * Who may decode: whoever holds TEMPORAL_CODEC_TOKEN (as a bearer token), or, with no proxy in
- * front, a caller on this machine (the `weft up` case: the engineer's browser on localhost).
+ * Who may decode (every organization's payloads): whoever holds TEMPORAL_CODEC_TOKEN (as a bearer
+ * token), or a caller on this machine, but only while the API listens on loopback alone and no proxy
+ * is declared (HOST 127.0.0.1, TRUST_PROXY_HOPS 0: the `weft up` case, the engineer's browser on
+ * localhost). Once the API listens on other interfaces, or sits behind a proxy, a loopback socket
+ * address proves nothing (a reverse proxy on the same host connects from 127.0.0.1 on behalf of
+ * anyone), so the token is required. A request with proxy headers is never taken as local either.
  * A browser page from any origin other than the Temporal UI is refused outright.
  */
 export function codecAccess(c: Context, deps: CodecEndpointDeps): Response | undefined {
@@ -69,12 +87,17 @@ export function codecAccess(c: Context, deps: CodecEndpointDeps): Response | und
       ? undefined
       : c.json(errorBody('unauthenticated', 'Invalid codec token.'), 401);
   }
-  const ip = deps.trustedProxyHops === 0 ? clientIp(c, 0) : undefined;
+  const localCallersTrusted =
+    isLoopbackHost(deps.host) &&
+    deps.trustedProxyHops === 0 &&
+    !PROXY_HEADERS.some((name) => c.req.header(name) !== undefined);
+  const ip = localCallersTrusted ? clientIp(c, 0) : undefined;
   if (ip && LOOPBACK.test(ip)) return undefined;
   return c.json(
     errorBody(
       'unauthenticated',
-      'The codec endpoint needs TEMPORAL_CODEC_TOKEN as a bearer token, or a local caller.',
+      'The codec endpoint needs TEMPORAL_CODEC_TOKEN as a bearer token (without it, only a caller on ' +
+        'this machine, while the API listens on loopback alone with TRUST_PROXY_HOPS=0).',
     ),
     401,
   );
