@@ -2,7 +2,7 @@
 # One image for the web+API server, the worker and the CLI jobs (migrate, temporal setup).
 # Built once: a build stage installs everything and builds the web app and the workflow bundle; the
 # runtime stage gets production dependencies only, runs as the unprivileged `node` user and has a
-# HEALTHCHECK. deploy/check-image-build.ts runs these same steps (every RUN, in order) outside Docker:
+# HEALTHCHECK. scripts/check-image-build.ts runs these same steps (every RUN, in order) outside Docker:
 # keep each RUN a plain shell command that also works there.
 
 FROM node:20-bookworm-slim AS build
