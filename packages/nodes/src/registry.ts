@@ -40,6 +40,16 @@ const byType = new Map(NODE_TYPES.map((d) => [d.type, d]));
 /** Older or shorter spellings accepted on input and stored in canonical form. */
 export const NODE_TYPE_ALIASES: Readonly<Record<string, string>> = { email_send: 'action.email.send' };
 
+/**
+ * Every `type` a workflow node may name on input (canonical and alias spellings), as a zod enum so
+ * the OpenAPI document lists them and API clients and fuzzers can build real workflows. Its error
+ * keeps validateNodes' wording for an unknown type.
+ */
+export const NodeTypeName = z.enum(
+  [...NODE_TYPES.map((d) => d.type), ...Object.keys(NODE_TYPE_ALIASES)] as [string, ...string[]],
+  { error: (issue) => `unknown node type "${String(issue.input)}"` },
+);
+
 export function canonicalNodeType(type: string): string {
   return NODE_TYPE_ALIASES[type] ?? type;
 }

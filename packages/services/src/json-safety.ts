@@ -1,3 +1,5 @@
+import { validationError } from './errors';
+
 const MAX_DEPTH = 64;
 
 /**
@@ -28,4 +30,18 @@ export function findUnsafeJsonValue(root: unknown): { path: string; message: str
     }
   }
   return undefined;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A request body as text, refusing bytes that are not UTF-8 with a 422: decoding them leniently
+ * would store U+FFFD in their place, silently changing what the caller sent.
+ */
+export function decodeUtf8Body(body: Uint8Array | ArrayBuffer): string {
+  try {
+    return strictUtf8.decode(body);
+  } catch {
+    throw validationError({ body: ['must be UTF-8 text'] }, 'The request body is not valid JSON.');
+  }
 }

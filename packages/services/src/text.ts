@@ -1,13 +1,27 @@
 import { z } from 'zod';
 
 /**
- * Text that PostgreSQL can store: no NUL character and no lone UTF-16 surrogate
- * (both make the database raise an error, which must be a 422 and not a 500).
+ * The pattern the OpenAPI document gives storable text: no NUL character. It cannot also name lone
+ * UTF-16 surrogates (which `storedText` refuses too): Rust and Python regex engines, which
+ * validators such as schemathesis use, have no spelling for a surrogate code point.
  */
-export const StoredText = z
-  .string()
-  .refine((v) => !v.includes('\0'), 'must not contain NUL characters')
-  .refine((v) => v.isWellFormed(), 'must be valid Unicode');
+export const STORABLE_TEXT_PATTERN = '^[^\\u0000]*$';
+
+/**
+ * `schema` (a string schema with its own lengths, trimming or format) that also refuses what
+ * PostgreSQL cannot store. Use this rather than piping a plain string into `schema`: a pipe shows
+ * only its input side in the OpenAPI document, so the lengths and formats would go missing there.
+ *
+ * @example storedText(z.string().trim().min(1).max(200))
+ */
+export function storedText<T extends z.ZodType<string, string>>(schema: T): T {
+  return schema
+    .refine((v) => !v.includes('\0'), 'must not contain NUL characters')
+    .refine((v) => v.isWellFormed(), 'must be valid Unicode');
+}
+
+/** Any text PostgreSQL can store. */
+export const StoredText = storedText(z.string());
 
 export const Uuid = z.uuid();
 

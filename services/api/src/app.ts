@@ -10,13 +10,14 @@ import {
   pingDatabase,
   type SecretBox,
   validationError,
+  type WorkerCheck,
 } from '@weft/services';
 import { getLogger, type Logger } from '@weft/telemetry';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { Hono } from 'hono';
 import type { AppEnv } from './app-env';
 import { accountsDepsFrom, type WebEnv } from './auth/web-session';
-import { errorBody, handleError } from './error-handler';
+import { handleError } from './error-handler';
 import { authenticate } from './middleware/authenticate';
 import { limitBodySize } from './middleware/body-size';
 import { browserCors } from './middleware/browser-cors';
@@ -67,6 +68,7 @@ import { registerListWorkflowVersions } from './routes/workflows/list-versions';
 import { registerGetPollStatus } from './routes/workflows/poll-status';
 import { registerRegenerateWebhookToken } from './routes/workflows/regenerate-webhook-token';
 import { registerUpdateWorkflow } from './routes/workflows/update';
+import { answerUnmatchedRoute } from './unmatched-route';
 
 export interface AppDeps {
   db: Database;
@@ -90,6 +92,8 @@ export interface AppDeps {
     Partial<WebEnv>;
   /** Readiness probe of the Temporal frontend. */
   temporalReady: () => Promise<boolean>;
+  /** The worker process's state when a supervisor (`weft up`, split layout) runs it; /readyz reports it. */
+  workerState?: () => Promise<WorkerCheck>;
   /** Starts, retries and cancels executions (Temporal). Without one, execution routes answer 500. */
   engine?: ExecutionEngine;
   /**
@@ -138,7 +142,6 @@ export function createApp(deps: AppDeps): Hono {
     },
   });
   v1.onError(onError);
-  v1.notFound((c) => c.json(errorBody('not_found', 'No such route.'), 404));
 
   const secrets = deps.appKey ? createSecretBox(deps.appKey) : secretsUnavailable;
   v1.use('*', browserCors(deps.env.APP_URL));
@@ -238,10 +241,14 @@ export function createApp(deps: AppDeps): Hono {
   // First: every request, whatever answers it, gets its id, its access-log line and its metrics.
   app.use('*', requestTelemetry(logger));
   app.onError(onError);
-  app.notFound((c) => c.json(errorBody('not_found', 'No such route.'), 404));
+  app.notFound(answerUnmatchedRoute(() => app.routes));
   registerHealthz(app);
   registerMetrics(app, { token: deps.env.METRICS_TOKEN, trustedProxyHops: deps.env.TRUST_PROXY_HOPS });
-  registerReadyz(app, { database: () => pingDatabase(deps.db), temporal: deps.temporalReady });
+  registerReadyz(app, {
+    database: () => pingDatabase(deps.db),
+    temporal: deps.temporalReady,
+    worker: deps.workerState,
+  });
   app.route('/api/v1', v1);
   if (deps.appKey && deps.env.TEMPORAL_UI_URL) {
     const codecDeps = {

@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { ApiEnv, loadEnv, WorkerEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
-import { parseAllowlist } from '@weft/services';
+import { parseAllowlist, readSupervisedWorker } from '@weft/services';
 import { collectProcessMetrics, configureLogging, routeConsoleToLogger } from '@weft/telemetry';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { createTemporalEngine, type TemporalEngine } from '@weft/temporal/engine';
@@ -71,6 +71,8 @@ const app = createApp({
   engine,
   appKey: env.APP_KEY,
   ssrfAllowlist: parseAllowlist(env.SSRF_ALLOWLIST),
+  // `weft up` in the split layout: its supervisor knows at once when the worker process is down.
+  workerState: env.WEFT_RUN_STATE_FILE ? readSupervisedWorker.bind(null, env.WEFT_RUN_STATE_FILE) : undefined,
 });
 const web = await loadWebHandler();
 if (!web)
@@ -89,6 +91,9 @@ server.listen(env.PORT, env.HOST, () => {
     { component: 'api', address: `http://${where}`, app_url: env.APP_URL },
     `listening on http://${where}`,
   );
+  // Under `weft up` an IPC channel is open: "ready" tells its supervisor this process serves.
+  process.send?.({ weft: 'ready' });
+  process.channel?.unref();
 });
 
 async function shutdown() {

@@ -92,7 +92,12 @@ export const IdParam = z.object({ id: z.string().openapi({ param: { name: 'id', 
 export const UuidParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) });
 
 export const IdempotencyHeader = z.object({
-  'idempotency-key': z.string().optional().openapi({
-    description: 'Repeat-safe POST: the same key and body within 10 minutes replays the first response.',
-  }),
+  // The rule middleware/idempotency.ts enforces (isValidIdempotencyKey), so the document says it.
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/)
+    .optional()
+    .openapi({
+      description: 'Repeat-safe POST: the same key and body within 10 minutes replays the first response.',
+    }),
 });

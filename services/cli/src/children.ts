@@ -13,12 +13,18 @@ export function spawnService(
     nodeArgs?: string[];
     /** Send the service's standard output to our standard error (keeps `--json` output clean). */
     stdoutToStderr?: boolean;
+    /**
+     * Pipe its output (the supervisor copies it to the terminal and a log file) and open an IPC
+     * channel, over which the service says when it is ready.
+     */
+    supervised?: boolean;
   } = {},
 ): ChildProcess {
+  const stdout = options.stdoutToStderr ? 2 : 'inherit';
   return spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', entry], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...env },
-    stdio: ['ignore', options.stdoutToStderr ? 2 : 'inherit', 'inherit'],
+    stdio: options.supervised ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', stdout, 'inherit'],
     detached: true,
   });
 }

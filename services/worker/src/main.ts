@@ -19,6 +19,10 @@ if (!TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is required for the wor
 if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required for the worker (weft up sets it).');
 const database = connectDatabase(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE });
 const { done } = await startWorkerRuntime({ ...env, TEMPORAL_ADDRESS }, database.db);
+// Under `weft up` an IPC channel is open: "ready" ends this process's `starting` state in /readyz.
+// The channel is unref'd so it never keeps the process alive after the worker has drained.
+process.send?.({ weft: 'ready' });
+process.channel?.unref();
 // The worker has no HTTP server: its metrics get one of their own. (A worker inside the API
 // process, RUN_WORKER, shares the API's /metrics instead.) A taken port costs the metrics only.
 let metricsServer: MetricsServer | undefined;

@@ -4,16 +4,16 @@ import { uuidv7 } from 'uuidv7';
 import { z } from 'zod';
 import { recordAudit } from '../audit-logs/record';
 import { AppError } from '../errors';
-import { StoredText } from '../text';
+import { storedText } from '../text';
 import type { AccountsDeps, RequestOrigin } from './deps';
 import { hashPassword, Password } from './passwords';
 import { startSession } from './sessions';
 
-export const Email = StoredText.pipe(z.email('Enter a valid e-mail address.').max(254));
-export const PersonName = StoredText.pipe(z.string().trim().min(1).max(200));
+export const Email = storedText(z.email('Enter a valid e-mail address.').max(254));
+export const PersonName = storedText(z.string().trim().min(1).max(200));
 
 export const InstallInput = z.object({
-  organization_name: StoredText.pipe(z.string().trim().min(1, 'Name the organization.').max(200)),
+  organization_name: storedText(z.string().trim().min(1, 'Name the organization.').max(200)),
   name: PersonName,
   email: Email,
   password: Password,

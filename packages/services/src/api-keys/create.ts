@@ -5,12 +5,12 @@ import { recordAudit } from '../audit-logs/record';
 import type { VerbArgs } from '../context';
 import { AppError } from '../errors';
 import { PermissionGrant } from '../permissions';
-import { StoredText } from '../text';
+import { storedText } from '../text';
 import { apiKeyHint, generateApiKey, hashApiKey } from './key-format';
 import { presentApiKey } from './present';
 
 export const CreateApiKeyInput = z.object({
-  name: StoredText.pipe(z.string().trim().min(1).max(200)),
+  name: storedText(z.string().trim().min(1).max(200)),
   permissions: z.array(PermissionGrant).min(1).max(50),
 });
 export type CreateApiKeyInput = z.infer<typeof CreateApiKeyInput>;

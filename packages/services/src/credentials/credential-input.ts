@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { StoredText } from '../text';
+import { storedText } from '../text';
 import { CREDENTIAL_TYPES, type CredentialType } from './credential-types';
 
-const CredentialName = StoredText.pipe(z.string().trim().min(1).max(200));
+const CredentialName = storedText(z.string().trim().min(1).max(200));
 
 const entries = Object.entries(CREDENTIAL_TYPES) as [
   CredentialType,

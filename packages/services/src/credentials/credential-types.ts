@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { StoredText } from '../text';
+import { storedText } from '../text';
 
 /**
  * The kinds of credential and their fields. A field is either public (shown back as is: a header's
  * name, a user name, a host) or secret (kept encrypted, shown masked, never in logs or audit).
  */
-const Secret = StoredText.pipe(z.string().min(1).max(8192));
-const Public = StoredText.pipe(z.string().min(1).max(1024));
+const Secret = storedText(z.string().min(1).max(8192));
+const Public = storedText(z.string().min(1).max(1024));
 /** Header names as RFC 9110 tokens: nothing that could split a request. */
 const HeaderName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/, 'must be an HTTP header name');
 /** A value that goes into a request header: no line breaks that could split the request. */

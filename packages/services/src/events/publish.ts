@@ -11,10 +11,10 @@ import {
 import type { VerbArgs } from '../context';
 import type { ExecutionEngine } from '../executions/engine';
 import { loadedExecutionOf } from '../executions/progress';
-import { StoredText } from '../text';
+import { storedText } from '../text';
 
 export const PublishEventInput = z.object({
-  event: StoredText.pipe(
+  event: storedText(
     z
       .string()
       .regex(/^[a-z0-9_]+(\.[a-z0-9_]+)+$/, 'must look like category.action (lower case, dot separated)')

@@ -4,7 +4,7 @@ import type { SecretBox } from '../encryption';
 import { AppError, validationError } from '../errors';
 import { publishEvent } from '../events/publish';
 import type { ExecutionEngine } from '../executions/engine';
-import { findUnsafeJsonValue } from '../json-safety';
+import { decodeUtf8Body, findUnsafeJsonValue } from '../json-safety';
 import { verifyWebhookSignature } from '../webhooks/signing';
 import { openHookSecret } from '../workflows/hook-secret';
 import {
@@ -59,16 +59,9 @@ async function findHook(db: Database, secrets: SecretBox, token: string): Promis
   };
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
 /** The body as a JSON object; an empty body is `{}`. Everything else is a 422, as on the API. */
 export function parseHookBody(body: Uint8Array): Record<string, unknown> {
-  let text: string;
-  try {
-    text = strictUtf8.decode(body);
-  } catch {
-    throw validationError({ body: ['must be UTF-8 text'] }, 'The request body is not valid JSON.');
-  }
+  const text = decodeUtf8Body(body);
   if (text.trim() === '') return {};
   let parsed: unknown;
   try {

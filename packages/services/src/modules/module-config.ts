@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { StoredText } from '../text';
+import { storedText } from '../text';
 
 /** The organization modules (DESIGN §7) and the body PUT /modules/{name} takes for each. */
 export const MODULE_NAMES = ['chat', 'email', 'ai'] as const;
@@ -7,10 +7,10 @@ export type ModuleName = (typeof MODULE_NAMES)[number];
 export const ModuleName = z.enum(MODULE_NAMES);
 
 const Text = (max = 1024, pattern?: RegExp, message?: string) =>
-  StoredText.pipe(
+  storedText(
     pattern ? z.string().trim().min(1).max(max).regex(pattern, message) : z.string().trim().min(1).max(max),
   );
-const Secret = StoredText.pipe(z.string().min(1).max(8192)).refine(
+const Secret = storedText(z.string().min(1).max(8192)).refine(
   (v) => !/[\r\n\0]/.test(v),
   'must not contain line breaks',
 );

@@ -1,9 +1,9 @@
 import { type Database, schema, withTenant } from '@weft/db';
 import { uuidv7 } from 'uuidv7';
 import { z } from 'zod';
-import { StoredText } from '../text';
+import { storedText } from '../text';
 
-export const CreateOrganizationInput = z.object({ name: StoredText.pipe(z.string().trim().min(1).max(200)) });
+export const CreateOrganizationInput = z.object({ name: storedText(z.string().trim().min(1).max(200)) });
 
 /**
  * Creates an organization. It runs as the runtime role inside the new organization's own tenancy

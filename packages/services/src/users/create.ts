@@ -5,12 +5,12 @@ import { ROLES } from '../accounts/roles';
 import { recordAudit } from '../audit-logs/record';
 import type { VerbArgs } from '../context';
 import { AppError } from '../errors';
-import { StoredText } from '../text';
+import { storedText } from '../text';
 
 export const CreateUserInput = z.object({
-  email: StoredText.pipe(z.email().max(254)),
+  email: storedText(z.email().max(254)),
   password: Password,
-  name: StoredText.pipe(z.string().trim().max(200)).optional(),
+  name: storedText(z.string().trim().max(200)).optional(),
   /** `member` is the old name of `editor` (before roles were admin/editor/viewer). */
   role: z
     .enum([...ROLES, 'member'])

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { StoredText } from '../text';
+import { storedText } from '../text';
 import { WebhookEvent } from './events';
 
 /** What a caller may set on a webhook (POST and PUT). The SSRF check of `url` is async: see checkWebhookUrl. */
 export const WebhookInput = z.object({
-  url: StoredText.pipe(z.string().min(1).max(2048)),
+  url: storedText(z.string().min(1).max(2048)),
   events: z
     .array(WebhookEvent)
     .min(1, 'Subscribe to at least one event')

@@ -12,17 +12,22 @@ import {
   type TriggerType,
   validateGraphStructure,
 } from '@weft/graph';
-import { validateNodes } from '@weft/nodes';
+import { NodeTypeName, validateNodes } from '@weft/nodes';
 import { z } from 'zod';
-import { StoredText } from '../text';
+import { storedText } from '../text';
 
 export const WORKFLOW_STATUSES = ['active', 'inactive', 'draft'] as const;
 export const WorkflowStatus = z.enum(WORKFLOW_STATUSES);
 
+/** Both spellings the API accepts (`polling` and `trigger.polling`), as an enum the document lists. */
 const TriggerTypeInput = z
-  .string()
-  .transform((v) => normalizeTriggerType(v) as string)
-  .pipe(z.enum(TRIGGER_TYPES, { error: `must be one of: ${TRIGGER_TYPES.join(', ')}` }));
+  .enum([...TRIGGER_TYPES, ...TRIGGER_TYPES.map((t) => `trigger.${t}` as const)], {
+    error: `must be one of: ${TRIGGER_TYPES.join(', ')}`,
+  })
+  .transform((v) => normalizeTriggerType(v) as TriggerType);
+
+/** A node of the body: its type one of the registered node types (a free string in packages/graph). */
+const WorkflowNodeInput = GraphNode.extend({ type: NodeTypeName });
 
 /**
  * The body of POST and PUT /workflows. Beyond field types it checks the trigger config for the
@@ -33,12 +38,12 @@ const TriggerTypeInput = z
  */
 export const WorkflowInput = z
   .object({
-    name: StoredText.pipe(z.string().trim().min(1, 'The name field is required.').max(200)),
-    description: StoredText.pipe(z.string().max(5000)).nullish(),
+    name: storedText(z.string().trim().min(1, 'The name field is required.').max(200)),
+    description: storedText(z.string().max(5000)).nullish(),
     trigger_type: TriggerTypeInput,
     trigger_config: z.record(z.string(), z.unknown()).default({}),
     status: WorkflowStatus.default('draft'),
-    nodes: z.array(GraphNode).max(MAX_NODES).default([]),
+    nodes: z.array(WorkflowNodeInput).max(MAX_NODES).default([]),
     edges: z.array(GraphEdge).max(MAX_EDGES).default([]),
     /** Sticky notes of the canvas; left out of a PUT, the saved ones stay. */
     notes: z

@@ -1,16 +1,17 @@
-import { findUnsafeJsonValue, validationError } from '@weft/services';
+import { decodeUtf8Body, findUnsafeJsonValue, validationError } from '@weft/services';
 import type { MiddlewareHandler } from 'hono';
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
 
 /**
  * Parses JSON bodies once, before validation, and refuses what would crash or poison later code
- * with a 422: malformed JSON, a non-JSON content type, nesting deeper than 64, NUL characters and
- * lone surrogates (PostgreSQL cannot store either). The body-limit middleware runs first.
+ * with a 422: bytes that are not UTF-8, malformed JSON, a non-JSON content type, nesting deeper
+ * than 64, NUL characters and lone surrogates (PostgreSQL cannot store either). The body-limit
+ * middleware runs first.
  */
 export const jsonBody: MiddlewareHandler = async (c, next) => {
   if (c.req.method !== 'POST' && c.req.method !== 'PUT' && c.req.method !== 'PATCH') return next();
-  const raw = await c.req.text();
+  const raw = decodeUtf8Body(await c.req.arrayBuffer());
   let parsed: unknown = {};
   if (raw.trim() !== '') {
     const contentType = c.req.header('content-type') ?? '';

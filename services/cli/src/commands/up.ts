@@ -1,16 +1,80 @@
-import type { ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { temporalRetentionDays } from '@weft/config';
+import { type CliEnv, temporalRetentionDays } from '@weft/config';
 import { type RunningDevServer, resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
 import { setupTemporalNamespace } from '@weft/temporal/namespace-setup';
-import { runStep, spawnService, stopChild, waitForHttp } from '../children';
+import { runStep, spawnService, waitForHttp } from '../children';
 import { moveInlineSecretsOf, openDatabase } from '../database';
+import { checkPortsFree, describeDataDirError, prepareDataDir, type WantedPort } from '../preflight';
 import { layoutServices } from '../process-layout';
 import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
+import { acquireRunState, type RunStateHandle } from '../run-state';
+import { type Supervised, supervise } from '../supervisor';
 import { ensureWebBuild } from '../web-build';
 import { startLocalCluster } from './up-cluster';
 
 const log = (line: string) => process.stderr.write(`[weft] ${line}\n`);
+
+/** The ports this `weft up` is about to listen on (services given by URL are someone else's). */
+function wantedPorts(env: CliEnv, temporal: 'dev' | 'cluster'): WantedPort[] {
+  const loopback = '127.0.0.1';
+  const ports: WantedPort[] = [
+    { port: env.PORT, host: env.HOST, variable: 'PORT', what: 'the web app and API' },
+  ];
+  if (!env.DATABASE_URL) {
+    ports.push({
+      port: env.EMBEDDED_PG_PORT,
+      host: loopback,
+      variable: 'EMBEDDED_PG_PORT',
+      what: 'PostgreSQL',
+    });
+  }
+  if (!env.TEMPORAL_ADDRESS) {
+    ports.push({ port: env.TEMPORAL_PORT, host: loopback, variable: 'TEMPORAL_PORT', what: 'Temporal' });
+    if (temporal === 'dev') {
+      ports.push({
+        port: env.TEMPORAL_UI_PORT,
+        host: loopback,
+        variable: 'TEMPORAL_UI_PORT',
+        what: 'the Temporal UI',
+      });
+    }
+  }
+  return ports;
+}
+
+/**
+ * Before anything starts: the data directory can be written and has room, no other `weft up` uses
+ * it, and the ports are free. Each failure is a StartupProblem or AlreadyRunning with one line
+ * that says what to do; nothing has been started, so there is nothing to stop.
+ */
+async function claimDataDir(env: CliEnv, temporal: 'dev' | 'cluster'): Promise<RunStateHandle> {
+  const dataDir = dataPath(env);
+  await prepareDataDir(dataDir);
+  const ports = wantedPorts(env, temporal);
+  const portOf = (variable: string) => ports.find((p) => p.variable === variable)?.port;
+  const runState = await acquireRunState(dataDir, {
+    pid: process.pid,
+    started_at: new Date().toISOString(),
+    app_url: env.APP_URL,
+    ports: {
+      app: env.PORT,
+      postgres: portOf('EMBEDDED_PG_PORT'),
+      temporal: portOf('TEMPORAL_PORT'),
+      temporal_ui: portOf('TEMPORAL_UI_PORT'),
+    },
+    processes: {},
+  }).catch((error: unknown) => {
+    throw describeDataDirError(dataDir, error) ?? error;
+  });
+  try {
+    await checkPortsFree(ports);
+  } catch (error) {
+    await runState.release();
+    throw error;
+  }
+  return runState;
+}
 
 /**
  * The whole stack on one machine: PostgreSQL (embedded unless DATABASE_URL), Temporal (unless
@@ -20,8 +84,10 @@ const log = (line: string) => process.stderr.write(`[weft] ${line}\n`);
  */
 export async function upCommand(options: { temporal: 'dev' | 'cluster' }): Promise<void> {
   const env = loadCliEnv();
-  const cleanups: (() => Promise<void>)[] = [];
-  const children: ChildProcess[] = [];
+  // Throws to main.ts, which prints the one line and exits 1: nothing runs yet.
+  const runState = await claimDataDir(env, options.temporal);
+  const cleanups: (() => Promise<void>)[] = [() => runState.release()];
+  const services: Supervised[] = [];
   let stopping = false;
 
   const shutdown = async (code: number) => {
@@ -53,9 +119,13 @@ export async function upCommand(options: { temporal: 'dev' | 'cluster' }): Promi
     log(
       env.DATABASE_URL ? 'using DATABASE_URL' : `starting embedded PostgreSQL (${dataPath(env, 'postgres')})`,
     );
-    const database = await openDatabase(env, (line) => {
-      if (/FATAL|PANIC|ERROR/.test(line)) log(`postgres: ${line.trim()}`);
-    });
+    const database = await openDatabase(
+      env,
+      (line) => {
+        if (/FATAL|PANIC|ERROR/.test(line)) log(`postgres: ${line.trim()}`);
+      },
+      log,
+    );
     cleanups.push(() => database.stop());
     takeOverSignals();
     const moved = await moveInlineSecretsOf(database, env.APP_KEY);
@@ -111,20 +181,30 @@ export async function upCommand(options: { temporal: 'dev' | 'cluster' }): Promi
       ...(temporalUi ? { TEMPORAL_UI_URL: temporalUi } : {}),
     };
     log(`process layout: ${env.WEFT_PROCESS_LAYOUT}`);
+    const logsDir = dataPath(env, 'logs');
+    await mkdir(logsDir, { recursive: true });
     for (const service of layoutServices(env.WEFT_PROCESS_LAYOUT, env.WEFT_SERVICE_HEAP_MB)) {
-      const { role: name, entry, env: roleEnv, nodeArgs } = service;
-      const child = spawnService(entry, { ...serviceEnv, ...roleEnv }, { nodeArgs });
-      children.push(child);
-      cleanups.push(() => stopChild(child));
-      child.once('exit', (code, signal) => {
-        if (!stopping) {
-          log(`${name} exited unexpectedly (${signal ?? code}); stopping everything`);
+      const { role, entry, nodeArgs } = service;
+      // In the split layout the API reports the worker process in /readyz, from the supervisor's state.
+      const stateFile = role === 'api' ? { WEFT_RUN_STATE_FILE: runState.file } : {};
+      const roleEnv = { ...serviceEnv, ...service.env, ...stateFile };
+      const supervised = supervise({
+        name: role,
+        start: () => spawnService(entry, roleEnv, { nodeArgs, supervised: true }),
+        logFile: path.join(logsDir, `${role}.log`),
+        log,
+        onState: (update) => runState.setProcess(role, update),
+        onGiveUp: (line) => {
+          log(line);
           void shutdown(1);
-        }
+        },
       });
+      services.push(supervised);
+      cleanups.push(() => supervised.stop());
     }
     const local = `http://127.0.0.1:${env.PORT}`;
-    await waitForHttp(`${local}/readyz`, 120_000, () => children.every((c) => c.exitCode === null));
+    // Generous: crashes during start-up are restarted too, and the supervisor ends a hopeless case.
+    await waitForHttp(`${local}/readyz`, 300_000, () => services.every((s) => s.alive()));
 
     const app = env.APP_URL.replace(/\/$/, '');
     const config = (await fetch(`${local}/api/v1/auth/config`)
@@ -155,6 +235,8 @@ export async function upCommand(options: { temporal: 'dev' | 'cluster' }): Promi
       ].join('\n'),
     );
   } catch (error) {
+    // A supervisor that gave up has printed its line and is stopping everything already.
+    if (stopping) return;
     log(`failed to start: ${error instanceof Error ? error.message : String(error)}`);
     await shutdown(1);
   }

@@ -8,7 +8,8 @@ export function toWorkflowInput(workflow: Workflow, changes: Partial<WorkflowInp
   return {
     name: workflow.name,
     description: workflow.description,
-    trigger_type: workflow.trigger_type,
+    // Stored in canonical form, always one of the input's trigger types.
+    trigger_type: workflow.trigger_type as WorkflowInput['trigger_type'],
     trigger_config: workflow.trigger_config,
     status: workflow.status as WorkflowInput['status'],
     nodes: workflow.nodes as WorkflowInput['nodes'],

@@ -18,6 +18,7 @@ export const CreatedApiKey = z
 
 const route = createRoute({
   method: 'post',
+  operationId: 'createApiKey',
   path: '/api-keys',
   tags: ['API keys'],
   summary: 'Create an API key (the plain key is returned once)',

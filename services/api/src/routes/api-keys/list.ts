@@ -18,6 +18,7 @@ export const ApiKeyMetadata = z
 
 const route = createRoute({
   method: 'get',
+  operationId: 'listApiKeys',
   path: '/api-keys',
   tags: ['API keys'],
   summary: "List the organization's API keys (metadata only, never the key)",

@@ -8,6 +8,7 @@ import { ApiKeyMetadata } from './list';
 
 const route = createRoute({
   method: 'post',
+  operationId: 'revokeApiKey',
   path: '/api-keys/{id}/revoke',
   tags: ['API keys'],
   summary: 'Revoke an API key; it is refused from the next request on',

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { AUDIT_ACTIONS, listAuditLogs, pageQuery, paginate, StoredText } from '@weft/services';
+import { AUDIT_ACTIONS, listAuditLogs, pageQuery, paginate, storedText } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, jsonContent, paginated, security } from '../../openapi-schemas';
@@ -21,6 +21,7 @@ const AuditLog = z
 
 const route = createRoute({
   method: 'get',
+  operationId: 'listAuditLogs',
   path: '/audit-logs',
   tags: ['Audit logs'],
   summary: 'Read the audit trail',
@@ -31,7 +32,7 @@ const route = createRoute({
       ...pageQuery(25, 100),
       user_id: z.uuid().optional(),
       action: z.enum([...AUDIT_ACTIONS, 'create', 'update', 'delete', 'revoke']).optional(),
-      entity_type: StoredText.pipe(z.string().max(64)).optional(),
+      entity_type: storedText(z.string().max(64)).optional(),
       from: z.iso.datetime({ offset: true }).optional(),
       to: z.iso.datetime({ offset: true }).optional(),
     }),

@@ -7,6 +7,7 @@ import { ChatTemplateList } from './schemas';
 
 const route = createRoute({
   method: 'get',
+  operationId: 'listChatTemplates',
   path: '/chat/templates',
   tags: ['Chat'],
   summary: "The chat account's message templates as last synced, with their approval status",

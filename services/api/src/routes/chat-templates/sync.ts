@@ -7,6 +7,7 @@ import { ChatTemplateList } from './schemas';
 
 const route = createRoute({
   method: 'post',
+  operationId: 'syncChatTemplates',
   path: '/chat/templates/sync',
   tags: ['Chat'],
   summary: "Refresh the templates from the cloud provider (the business account's message_templates)",

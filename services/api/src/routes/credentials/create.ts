@@ -8,6 +8,7 @@ import { Credential } from './schemas';
 
 const route = createRoute({
   method: 'post',
+  operationId: 'createCredential',
   path: '/credentials',
   tags: ['Credentials'],
   summary: 'Create a credential; its secret fields are stored encrypted and never answered back',

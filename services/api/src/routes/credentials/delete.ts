@@ -6,6 +6,7 @@ import { errorResponses, IdParam, security } from '../../openapi-schemas';
 
 const route = createRoute({
   method: 'delete',
+  operationId: 'deleteCredential',
   path: '/credentials/{id}',
   tags: ['Credentials'],
   summary: 'Delete a credential no workflow uses (409 names the workflows that still do)',

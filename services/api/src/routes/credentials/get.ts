@@ -7,6 +7,7 @@ import { Credential } from './schemas';
 
 const route = createRoute({
   method: 'get',
+  operationId: 'getCredential',
   path: '/credentials/{id}',
   tags: ['Credentials'],
   summary: 'Get a credential (secrets masked)',

@@ -7,6 +7,7 @@ import { Credential } from './schemas';
 
 const route = createRoute({
   method: 'get',
+  operationId: 'listCredentials',
   path: '/credentials',
   tags: ['Credentials'],
   summary: "List the organization's credentials (secrets masked)",

@@ -7,6 +7,7 @@ import { Credential } from './schemas';
 
 const route = createRoute({
   method: 'put',
+  operationId: 'updateCredential',
   path: '/credentials/{id}',
   tags: ['Credentials'],
   summary: 'Replace name and fields of a credential; a secret field left out keeps its stored value',

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../../app-env';
+import { completeOpenApiDocument } from '../../openapi-contract';
 
 const require = createRequire(import.meta.url);
 const swaggerDist = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -28,7 +29,7 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, appUrl: string) {
     in: 'cookie',
     name: 'weft_session',
   });
-  app.doc31('/openapi.json', {
+  const config = {
     openapi: '3.1.0',
     info: {
       title: 'Weft API',
@@ -36,6 +37,15 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, appUrl: string) {
       description: 'REST API v1 of Weft. Authenticate with an API key in X-Api-Key or Authorization: Bearer.',
     },
     servers: [{ url: `${appUrl.replace(/\/$/, '')}/api/v1` }],
+  };
+  // Built on first request (every route is registered by then) and completed with the rules the
+  // shared middleware enforces (openapi-contract.ts).
+  let document: Record<string, unknown> | undefined;
+  app.get('/openapi.json', (c) => {
+    document ??= completeOpenApiDocument(
+      app.getOpenAPI31Document(config) as unknown as Record<string, unknown>,
+    );
+    return c.json(document);
   });
   app.get('/docs', (c) =>
     c.html(`<!doctype html>

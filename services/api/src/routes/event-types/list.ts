@@ -20,6 +20,7 @@ const EventType = z
 
 const route = createRoute({
   method: 'get',
+  operationId: 'listEventTypes',
   path: '/event-types',
   tags: ['Events'],
   summary: "Trigger events: the built-in catalog, then the organization's own event names seen so far",

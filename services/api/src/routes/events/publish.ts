@@ -16,6 +16,7 @@ const Accepted = z
 
 const route = createRoute({
   method: 'post',
+  operationId: 'publishEvent',
   path: '/events',
   tags: ['Events'],
   summary: 'Publish an event: every active workflow listening for it starts',

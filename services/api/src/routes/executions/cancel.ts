@@ -7,6 +7,7 @@ import { errorResponses, IdempotencyHeader, IdParam, jsonContent, security } fro
 
 const route = createRoute({
   method: 'post',
+  operationId: 'cancelExecution',
   path: '/executions/{id}/cancel',
   tags: ['Executions'],
   summary: 'Cancel a pending, running, waiting or failed execution',

@@ -7,6 +7,7 @@ import { Execution } from './schemas';
 
 const route = createRoute({
   method: 'get',
+  operationId: 'getExecution',
   path: '/executions/{id}',
   tags: ['Executions'],
   summary: 'Get an execution with its steps',

@@ -7,6 +7,7 @@ import { ExecutionSummary } from './schemas';
 
 const route = createRoute({
   method: 'get',
+  operationId: 'listExecutions',
   path: '/executions',
   tags: ['Executions'],
   summary: 'List executions (status `completed` means success or partial)',

@@ -7,6 +7,7 @@ import { errorResponses, IdempotencyHeader, IdParam, jsonContent, security } fro
 
 const route = createRoute({
   method: 'post',
+  operationId: 'retryExecution',
   path: '/executions/{id}/retry',
   tags: ['Executions'],
   summary: 'Resume a failed execution in place at its failed node (409 unless failed)',

@@ -7,6 +7,7 @@ import { ModuleParam, moduleOf } from './schemas';
 
 const route = createRoute({
   method: 'delete',
+  operationId: 'deleteModule',
   path: '/modules/{name}',
   tags: ['Modules'],
   summary: "Remove a module's configuration (its nodes then fail with module_not_configured)",

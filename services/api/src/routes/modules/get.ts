@@ -7,6 +7,7 @@ import { ModuleParam, ModuleResource, moduleOf } from './schemas';
 
 const route = createRoute({
   method: 'get',
+  operationId: 'getModule',
   path: '/modules/{name}',
   tags: ['Modules'],
   summary: "The organization's configuration of a module (chat, email, ai), secrets masked",

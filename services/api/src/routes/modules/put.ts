@@ -7,6 +7,7 @@ import { ModuleConfigBody, ModuleParam, ModuleResource, moduleOf } from './schem
 
 const route = createRoute({
   method: 'put',
+  operationId: 'configureModule',
   path: '/modules/{name}',
   tags: ['Modules'],
   summary: 'Configure a module; secret fields are write-only and a left-out one keeps its stored value',

@@ -15,6 +15,7 @@ const ModuleCheckResult = z
 
 const route = createRoute({
   method: 'post',
+  operationId: 'testModule',
   path: '/modules/{name}/test',
   tags: ['Modules'],
   summary: 'Check the stored configuration against the provider, without messaging anyone',

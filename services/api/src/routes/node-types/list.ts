@@ -20,6 +20,7 @@ const described = NODE_TYPES.map(describeNodeType);
 
 const route = createRoute({
   method: 'get',
+  operationId: 'listNodeTypes',
   path: '/node-types',
   tags: ['Node types'],
   summary: 'The 15 node types with JSON Schemas of their config and output, and their ports',

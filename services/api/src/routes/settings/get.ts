@@ -7,6 +7,7 @@ import { Settings } from './schemas';
 
 const route = createRoute({
   method: 'get',
+  operationId: 'getSettings',
   path: '/settings',
   tags: ['Settings'],
   summary: "The organization's settings (defaults until changed)",

@@ -7,12 +7,13 @@ import { Settings } from './schemas';
 
 const route = createRoute({
   method: 'put',
+  operationId: 'updateSettings',
   path: '/settings',
   tags: ['Settings'],
   summary: 'Change settings: cart_inactivity_minutes (1-43200) applies to each cart from its next event',
   security,
   middleware: [requirePermission('settings.manage')] as const,
-  request: { body: { content: { 'application/json': { schema: SettingsInput } }, required: true } },
+  request: { body: { content: { 'application/json': { schema: SettingsInput } }, required: false } },
   responses: { 200: jsonContent(Settings, 'The settings'), ...errorResponses(422) },
 });
 

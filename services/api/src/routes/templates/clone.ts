@@ -9,6 +9,7 @@ import { TemplateIdParam } from './schemas';
 
 const route = createRoute({
   method: 'post',
+  operationId: 'cloneTemplate',
   path: '/templates/{id}/clone',
   tags: ['Templates'],
   summary:

@@ -7,6 +7,7 @@ import { Template, TemplateIdParam } from './schemas';
 
 const route = createRoute({
   method: 'get',
+  operationId: 'getTemplate',
   path: '/templates/{id}',
   tags: ['Templates'],
   summary: 'Get a template with its complete workflow',

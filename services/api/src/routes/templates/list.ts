@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { listTemplates, StoredText } from '@weft/services';
+import { listTemplates, storedText } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, jsonContent, security } from '../../openapi-schemas';
@@ -7,6 +7,7 @@ import { TemplateCategory, TemplateSummary } from './schemas';
 
 const route = createRoute({
   method: 'get',
+  operationId: 'listTemplates',
   path: '/templates',
   tags: ['Templates'],
   summary: 'List the pre-built workflow templates',
@@ -15,7 +16,7 @@ const route = createRoute({
   request: {
     query: z.object({
       category: TemplateCategory.optional(),
-      search: StoredText.pipe(z.string().max(200))
+      search: storedText(z.string().max(200))
         .optional()
         .openapi({ description: 'Matches name, description, tags or trigger type' }),
     }),

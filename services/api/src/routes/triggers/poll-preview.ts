@@ -18,6 +18,7 @@ const PollPreview = z
 
 const route = createRoute({
   method: 'post',
+  operationId: 'previewPollingTrigger',
   path: '/triggers/polling/preview',
   tags: ['Workflows'],
   summary: 'Fetch a polling trigger’s URL once and show the items it finds (nothing stored, nothing run)',

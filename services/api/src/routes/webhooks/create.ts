@@ -8,6 +8,7 @@ import { CreatedWebhook } from './schemas';
 
 const route = createRoute({
   method: 'post',
+  operationId: 'createWebhook',
   path: '/webhooks',
   tags: ['Webhooks'],
   summary: 'Create an outbound webhook (the response carries its signing secret, once)',

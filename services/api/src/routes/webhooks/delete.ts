@@ -6,6 +6,7 @@ import { errorResponses, IdParam, security } from '../../openapi-schemas';
 
 const route = createRoute({
   method: 'delete',
+  operationId: 'deleteWebhook',
   path: '/webhooks/{id}',
   tags: ['Webhooks'],
   summary: 'Delete an outbound webhook and its delivery records',

@@ -7,6 +7,7 @@ import { Webhook } from './schemas';
 
 const route = createRoute({
   method: 'get',
+  operationId: 'getWebhook',
   path: '/webhooks/{id}',
   tags: ['Webhooks'],
   summary: 'Get an outbound webhook (never its secret)',

@@ -7,6 +7,7 @@ import { Delivery } from './schemas';
 
 const route = createRoute({
   method: 'get',
+  operationId: 'listWebhookDeliveries',
   path: '/webhooks/{id}/deliveries',
   tags: ['Webhooks'],
   summary: "A webhook's deliveries, newest first, with every attempt",

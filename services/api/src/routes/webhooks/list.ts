@@ -7,6 +7,7 @@ import { Webhook } from './schemas';
 
 const route = createRoute({
   method: 'get',
+  operationId: 'listWebhooks',
   path: '/webhooks',
   tags: ['Webhooks'],
   summary: "List the organization's outbound webhooks",

@@ -7,6 +7,7 @@ import { Webhook } from './schemas';
 
 const route = createRoute({
   method: 'put',
+  operationId: 'updateWebhook',
   path: '/webhooks/{id}',
   tags: ['Webhooks'],
   summary: 'Replace url and events of a webhook; the secret changes only when one is given',

@@ -8,6 +8,7 @@ import { Workflow } from './schemas';
 
 const route = createRoute({
   method: 'post',
+  operationId: 'createWorkflow',
   path: '/workflows',
   tags: ['Workflows'],
   summary: 'Create a workflow',

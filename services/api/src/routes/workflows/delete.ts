@@ -6,6 +6,7 @@ import { errorResponses, IdParam, security } from '../../openapi-schemas';
 
 const route = createRoute({
   method: 'delete',
+  operationId: 'deleteWorkflow',
   path: '/workflows/{id}',
   tags: ['Workflows'],
   summary: 'Delete a workflow',

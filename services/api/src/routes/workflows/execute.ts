@@ -7,6 +7,7 @@ import { errorResponses, IdempotencyHeader, IdParam, jsonContent, security } fro
 
 const route = createRoute({
   method: 'post',
+  operationId: 'executeWorkflow',
   path: '/workflows/{id}/execute',
   tags: ['Workflows'],
   summary: 'Run a workflow now; `input` becomes the execution trigger payload',

@@ -7,6 +7,7 @@ import { Workflow } from './schemas';
 
 const route = createRoute({
   method: 'get',
+  operationId: 'getWorkflow',
   path: '/workflows/{id}',
   tags: ['Workflows'],
   summary: 'Get a workflow with its nodes and edges (webhook_url only with workflows.execute or .update)',

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { TriggerType } from '@weft/graph';
-import { listWorkflows, pageQuery, paginate, StoredText, WorkflowStatus } from '@weft/services';
+import { listWorkflows, pageQuery, paginate, storedText, WorkflowStatus } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, jsonContent, paginated, security } from '../../openapi-schemas';
@@ -8,6 +8,7 @@ import { WorkflowSummary } from './schemas';
 
 const route = createRoute({
   method: 'get',
+  operationId: 'listWorkflows',
   path: '/workflows',
   tags: ['Workflows'],
   summary: 'List workflows',
@@ -18,7 +19,7 @@ const route = createRoute({
       ...pageQuery(15, 100),
       status: WorkflowStatus.optional(),
       trigger_type: TriggerType.optional(),
-      search: StoredText.pipe(z.string().max(200))
+      search: storedText(z.string().max(200))
         .optional()
         .openapi({ description: 'Matches name or description' }),
     }),

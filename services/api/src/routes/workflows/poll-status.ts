@@ -19,6 +19,7 @@ const PollStatus = z
 
 const route = createRoute({
   method: 'get',
+  operationId: 'getWorkflowPollStatus',
   path: '/workflows/{id}/poll-status',
   tags: ['Workflows'],
   summary: "A polling workflow's last poll: when, how it went, the error, how many new items",

@@ -8,6 +8,7 @@ import { Workflow } from './schemas';
 
 const route = createRoute({
   method: 'post',
+  operationId: 'regenerateWorkflowWebhookToken',
   path: '/workflows/{id}/webhook-token/regenerate',
   tags: ['Workflows'],
   summary: 'New inbound hook URL for a webhook workflow; the old URL stops working at once',

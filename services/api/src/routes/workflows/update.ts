@@ -7,6 +7,7 @@ import { Workflow } from './schemas';
 
 const route = createRoute({
   method: 'put',
+  operationId: 'updateWorkflow',
   path: '/workflows/{id}',
   tags: ['Workflows'],
   summary: 'Replace a workflow (nodes and edges are replaced fully)',

@@ -1,0 +1,99 @@
+import { createTestApi, type TestApi } from '@weft/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, readJson, validWorkflow } from './helpers';
+
+/** The document says what the server enforces (issue 14); the fuzz run is contract-fuzz.test.ts. */
+
+let api: TestApi;
+let key: string;
+let doc: any;
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+beforeAll(async () => {
+  api = await createTestApi();
+  key = (await api.createOrg('Contract')).key;
+  doc = await readJson(await api.request('GET', '/api/v1/openapi.json'));
+});
+afterAll(() => api.close());
+
+const operations = () =>
+  Object.entries(doc.paths as Record<string, any>).flatMap(([path, item]) =>
+    METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] })),
+  );
+
+describe('the OpenAPI document', () => {
+  it('names every operation with a unique camelCase operationId', () => {
+    const ids = operations().map(({ op }) => op.operationId);
+    for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z0-9]+$/);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('documents the shared error statuses, each with the one error envelope', () => {
+    for (const { path, method, op } of operations()) {
+      const name = `${method} ${path}`;
+      if (op.security?.length)
+        for (const s of ['401', '403', '429']) expect(op.responses[s], name).toBeDefined();
+      if (op.parameters?.length || ['post', 'put', 'patch'].includes(method)) {
+        expect(op.responses['422'], name).toBeDefined();
+      }
+      if (['post', 'put', 'patch'].includes(method)) expect(op.responses['413'], name).toBeDefined();
+      if (path.includes('{')) expect(op.responses['404'], name).toBeDefined();
+      for (const [status, response] of Object.entries<any>(op.responses)) {
+        if (Number(status) >= 400) {
+          expect(response.content['application/json'].schema, `${name} ${status}`).toEqual({
+            $ref: '#/components/schemas/Error',
+          });
+        }
+      }
+    }
+  });
+
+  it('gives trigger types, node types, the event name and Idempotency-Key their rules', () => {
+    const body = doc.paths['/workflows'].post.requestBody.content['application/json'].schema;
+    expect(body.properties.trigger_type.enum).toEqual(expect.arrayContaining(['event', 'trigger.polling']));
+    expect(body.properties.nodes.items.properties.type.enum).toEqual(
+      expect.arrayContaining(['action.http_request', 'email_send']),
+    );
+    expect(body.properties.name).toMatchObject({ minLength: 1, maxLength: 200 });
+    const event = doc.paths['/events'].post.requestBody.content['application/json'].schema;
+    expect(event.properties.event.pattern).toBe('^[a-z0-9_]+(\\.[a-z0-9_]+)+$');
+    const header = doc.paths['/workflows'].post.parameters.find((p: any) => p.name === 'idempotency-key');
+    expect(header.schema.pattern).toBeDefined();
+  });
+});
+
+describe('requests outside the contract', () => {
+  it('answers a known path with an unknown method 405 and Allow, in the error envelope', async () => {
+    const res = await api.request('DELETE', '/api/v1/event-types', { key });
+    expect(res.headers.get('Allow')).toBe('GET, HEAD');
+    await expectError(res, 405, 'method_not_allowed');
+    const byId = await api.request('PATCH', '/api/v1/workflows/00000000-0000-4000-8000-000000000000', {
+      key,
+    });
+    expect(byId.headers.get('Allow')).toBe('DELETE, GET, HEAD, PUT');
+    await expectError(byId, 405, 'method_not_allowed');
+  });
+
+  it('lists only the most specific path in Allow', async () => {
+    const res = await api.request('GET', '/api/v1/me/sessions/end-all', { key });
+    expect(res.headers.get('Allow')).toBe('POST');
+  });
+
+  it('still answers an unknown path 404', async () => {
+    await expectError(await api.request('GET', '/api/v1/no-such-thing', { key }), 404, 'not_found');
+  });
+
+  it('refuses a body that is not UTF-8 with 422 instead of storing U+FFFD', async () => {
+    const json = JSON.stringify({ ...validWorkflow, name: 'caf\u00e9' });
+    const bytes = new TextEncoder().encode(json);
+    const at = bytes.indexOf(0xc3);
+    const broken = new Uint8Array([...bytes.slice(0, at), 0xff, ...bytes.slice(at + 2)]);
+    const res = await api.app.request('/api/v1/workflows', {
+      method: 'POST',
+      headers: { 'X-Api-Key': key, 'Content-Type': 'application/json' },
+      body: broken,
+    });
+    const body = await expectError(res, 422, 'validation_error');
+    expect(body.error.fields.body).toEqual(['must be UTF-8 text']);
+  });
+});
