@@ -1,8 +1,8 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Connection } from '@temporalio/client';
+import { spawnTemporalServer, type TemporalServerProcess } from './server-process';
 
 const run = promisify(execFile);
 
@@ -120,11 +120,7 @@ export interface ClusterOptions {
   log?: (line: string) => void;
 }
 
-export interface RunningCluster {
-  address: string;
-  process: ChildProcess;
-  stop(): Promise<void>;
-}
+export type RunningCluster = TemporalServerProcess;
 
 /** Every port the server listens on, from the frontend's up: ten in a row. */
 export function clusterPorts(frontend: number): Record<string, string> {
@@ -162,52 +158,15 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     ...clusterPorts(options.port),
     ...(options.metricsPort ? { PROMETHEUS_ENDPOINT: `127.0.0.1:${options.metricsPort}` } : {}),
   };
-  // Own process group, as the dev server: Ctrl-C reaches the parent, which stops the server in order.
-  const child = spawn(options.binaries.server, ['start'], {
+  return spawnTemporalServer({
+    name: 'temporal-server',
+    command: options.binaries.server,
+    args: ['start'],
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  const forward = (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n')) if (line.trim()) options.log?.(line);
-  };
-  child.stdout?.on('data', forward);
-  child.stderr?.on('data', forward);
-  let exited = false;
-  const exit = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      exited = true;
-      resolve();
-    }),
-  );
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (exited)
-      throw new Error(
-        `temporal-server exited during start-up (ports ${options.port}–${options.port + 11} in use?)`,
-      );
-    try {
-      const connection = await Connection.connect({ address, connectTimeout: 1000 });
-      await connection.workflowService.getSystemInfo({});
-      await connection.close();
-      break;
-    } catch (error) {
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        throw new Error(`temporal-server did not answer on ${address}: ${String(error)}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
-  return {
     address,
-    process: child,
-    async stop() {
-      if (exited) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exit;
-      clearTimeout(timer);
-    },
-  };
+    startTimeoutMs: 120_000,
+    exitHint: `ports ${options.port}–${options.port + 11} in use?`,
+    stopGraceMs: 15_000,
+    log: options.log,
+  });
 }

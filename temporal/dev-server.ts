@@ -1,8 +1,8 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { Connection } from '@temporalio/client';
+import { spawnTemporalServer } from './server-process';
 import { SEARCH_ATTRIBUTES } from './shared';
 
 const run = promisify(execFile);
@@ -105,50 +105,18 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     ]),
     ...Object.values(SEARCH_ATTRIBUTES).flatMap((key) => ['--search-attribute', `${key.name}=Keyword`]),
   ];
-  // Own process group: a terminal Ctrl-C reaches only the parent, which stops the server in order.
-  const child = spawn(options.cli, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  const forward = (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n')) if (line.trim()) options.log?.(line);
-  };
-  child.stdout?.on('data', forward);
-  child.stderr?.on('data', forward);
-  let exited = false;
-  const exit = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      exited = true;
-      resolve();
-    }),
-  );
-
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (exited) throw new Error('The Temporal dev server exited during start-up (is the port in use?)');
-    try {
-      const connection = await Connection.connect({ address, connectTimeout: 1000 });
-      await connection.workflowService.getSystemInfo({});
-      await connection.close();
-      break;
-    } catch (error) {
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        throw new Error(`The Temporal dev server did not answer on ${address}: ${String(error)}`);
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-  await ensureSearchAttributes(options.cli, address, options.namespace);
-  return {
+  const server = await spawnTemporalServer({
+    name: 'The Temporal dev server',
+    command: options.cli,
+    args,
     address,
-    uiUrl: `http://127.0.0.1:${options.uiPort}`,
-    process: child,
-    async stop() {
-      if (exited) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exit;
-      clearTimeout(timer);
-    },
-  };
+    startTimeoutMs: 60_000,
+    exitHint: 'is the port in use?',
+    stopGraceMs: 10_000,
+    log: options.log,
+  });
+  await ensureSearchAttributes(options.cli, address, options.namespace);
+  return { ...server, uiUrl: `http://127.0.0.1:${options.uiPort}` };
 }
 
 /**

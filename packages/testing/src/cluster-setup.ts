@@ -51,13 +51,20 @@ export default async function setup() {
     adminPassword: 'weft-test-temporal',
     database: 'postgres',
   });
-  try {
-    const cluster = await startCluster({
+  const start = async () =>
+    startCluster({
       binaries,
       db: { host: '127.0.0.1', port: pgPort, user: 'postgres', password: 'weft-test-temporal' },
       port: await freePortRange(12),
       dynamicConfigFile: path.join(ROOT, 'deploy', 'temporal', 'dynamicconfig.yaml'),
       log,
+    });
+  try {
+    // Twelve ports found free a moment ago can be taken by then (another test run's ephemeral
+    // ports): one more try on another range before giving up.
+    const cluster = await start().catch((error: unknown) => {
+      log(`first start failed, trying another port range: ${String(error)}`);
+      return start();
     });
     await setupTemporalNamespace({ address: cluster.address, namespace: 'default', retentionDays: 1, log });
     process.env[SHARED_TEMPORAL_ENV] = cluster.address;
@@ -69,7 +76,9 @@ export default async function setup() {
     };
   } catch (error) {
     const text = await readFile(logFile, 'utf8').catch(() => '');
-    console.error(`[cluster] start-up failed; server log:\n${text.split('\n').slice(-40).join('\n')}`);
+    console.error(
+      `[cluster] start-up failed: ${String(error)}\nserver log:\n${text.split('\n').slice(-40).join('\n')}`,
+    );
     await pg.stop();
     throw error;
   }
