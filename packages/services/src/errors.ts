@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   rate_limited: 429,
   internal_error: 500,
+  service_unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 

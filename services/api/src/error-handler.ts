@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { callerRefusal, isDataException } from '@weft/db';
+import { callerRefusal, isDatabaseUnavailable, isDataException } from '@weft/db';
 import { AppError, type ErrorCode } from '@weft/services';
 import { currentLogContext } from '@weft/telemetry';
 import type { Context } from 'hono';
@@ -46,6 +46,11 @@ export function handleError(thrown: unknown, c: Context, log: (error: unknown) =
   }
   if (isDataException(error)) {
     return c.json(errorBody('validation_error', 'The given data could not be stored.'), 422);
+  }
+  if (isDatabaseUnavailable(error)) {
+    // The database is down or restarting (weft chaos postgres-stop): a retryable 503, not a 500.
+    c.header('Retry-After', '5');
+    return c.json(errorBody('service_unavailable', 'The database is unavailable; retry shortly.'), 503);
   }
   log(error);
   // Never a stack trace or SQL text in a response.

@@ -7,7 +7,8 @@ import { STORABLE_TEXT_PATTERN } from '@weft/services';
  * - the error responses the shared middleware gives: 401/403/429 (authenticate and permissions;
  *   403 also for a cross-site request to /auth/*), 404 for an unknown path id, 413 and 422 for
  *   request bodies (body-size and JSON-body middleware) and 422 for any bad parameter, all with
- *   the one error envelope, `#/components/schemas/Error`;
+ *   the one error envelope, `#/components/schemas/Error`; 503 on every operation while the
+ *   database is unreachable;
  * - the JSON-body middleware's refusal of NUL characters in any string of a body
  *   (`STORABLE_TEXT_PATTERN`). Not written: the same rule for keys and for values inside free-form
  *   objects (`propertyNames` and a recursive JSON-value schema made the web client's generated
@@ -28,6 +29,7 @@ const DESCRIPTIONS: Record<number, string> = {
   413: 'The request body is too large',
   422: 'Validation error: a parameter, header or body field is invalid (see error.fields)',
   429: 'Rate limit exceeded; see Retry-After',
+  503: 'The database is unavailable for the moment; retry after Retry-After',
 };
 
 function errorResponse(status: number): Json {
@@ -35,7 +37,7 @@ function errorResponse(status: number): Json {
     description: DESCRIPTIONS[status],
     content: { 'application/json': { schema: ERROR_REF } },
   };
-  if (status === 429) {
+  if (status === 429 || status === 503) {
     response.headers = { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait' } };
   }
   return response;
@@ -50,6 +52,8 @@ function sharedStatuses(path: string, method: string, op: Json): number[] {
   if (parameters.some((p) => p.in === 'path')) statuses.push(404);
   if (WRITES.has(method)) statuses.push(413, 422);
   if (parameters.length > 0) statuses.push(422);
+  // Every operation reads or writes PostgreSQL: while it is down the answer is a 503 (error-handler.ts).
+  statuses.push(503);
   return statuses;
 }
 

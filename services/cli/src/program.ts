@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Command, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import { addBenchCommands } from './program-bench';
-import { jsonOption, orgOption } from './program-options';
+import { jsonOption, orgOption, positiveInt } from './program-options';
 import { PROJECT_ROOT } from './project';
 
 function version(): string {
@@ -212,6 +212,22 @@ export function createProgram(): Command {
         file: o.file,
         json: o.json ?? false,
       }),
+    );
+
+  program
+    .command('chaos')
+    .description('run a mixed load through a fault on a fresh stack and check the ledger (exit 1 on FAIL)')
+    .addArgument(
+      new Argument('<case>', 'the fault').choices([
+        'temporal-kill',
+        'worker-api-kill',
+        'two-workers',
+        'postgres-stop',
+      ]),
+    )
+    .option('--executions <n>', 'executions in the mixed load', positiveInt, 60)
+    .action(async (kase, o) =>
+      (await import('./chaos/command')).chaosCommand({ case: kase, executions: o.executions }),
     );
 
   addBenchCommands(program);
