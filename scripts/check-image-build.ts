@@ -217,41 +217,19 @@ export function checkRuntime(runtime: Stage): string[] {
     if (!existsSync(path.join(app, present))) problems.push(`${present} missing`);
   }
   // The services' module graphs load from production dependencies alone, as an unprivileged user.
-  const load = spawnSync(
-    'runuser',
-    [
-      '-u',
-      'nobody',
-      '--',
-      process.execPath,
-      '--import',
-      'tsx',
-      '-e',
-      "await import('./services/api/src/app.ts'); await import('./services/worker/src/worker.ts'); await import('./services/cli/src/program.ts'); console.log('loaded')",
-    ],
-    { cwd: app, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/tmp' } },
-  );
-  if (!load.stdout.includes('loaded'))
-    problems.push(`the services do not load: ${load.stderr.trim().split('\n').slice(-3).join(' ')}`);
-  const help = spawnSync(
-    'runuser',
-    [
-      '-u',
-      'nobody',
-      '--',
-      process.execPath,
-      '--import',
-      'tsx',
-      'services/cli/src/main.ts',
-      'migrate',
-      '--help',
-    ],
-    {
+  const asNobody = (args: string[]) =>
+    spawnSync('runuser', ['-u', 'nobody', '--', process.execPath, '--import', 'tsx', ...args], {
       cwd: app,
       encoding: 'utf8',
       env: { PATH: process.env.PATH ?? '', HOME: '/tmp' },
-    },
-  );
+    });
+  const load = asNobody([
+    '-e',
+    "await import('./services/api/src/app.ts'); await import('./services/worker/src/worker.ts'); await import('./services/cli/src/program.ts'); console.log('loaded')",
+  ]);
+  if (!load.stdout.includes('loaded'))
+    problems.push(`the services do not load: ${load.stderr.trim().split('\n').slice(-3).join(' ')}`);
+  const help = asNobody(['services/cli/src/main.ts', 'migrate', '--help']);
   if (!help.stdout.includes('Usage: weft migrate'))
     problems.push(`the CLI does not run: ${help.stderr.trim()}`);
   console.log(

@@ -16,24 +16,24 @@ export const ErrorEnvelope = z
   })
   .openapi('Error');
 
+/** `meta` of every paginated list (page numbers and the total). */
+const PageMeta = {
+  current_page: z.number().int(),
+  last_page: z.number().int(),
+  per_page: z.number().int(),
+  total: z.number().int(),
+};
+
+/** `links` of every paginated list. */
+const PageLinks = z.object({
+  first: z.string(),
+  last: z.string(),
+  prev: z.string().nullable(),
+  next: z.string().nullable(),
+});
+
 export function paginated<T extends z.ZodType>(item: T, name: string) {
-  return z
-    .object({
-      data: z.array(item),
-      meta: z.object({
-        current_page: z.number().int(),
-        last_page: z.number().int(),
-        per_page: z.number().int(),
-        total: z.number().int(),
-      }),
-      links: z.object({
-        first: z.string(),
-        last: z.string(),
-        prev: z.string().nullable(),
-        next: z.string().nullable(),
-      }),
-    })
-    .openapi(name);
+  return z.object({ data: z.array(item), meta: z.object(PageMeta), links: PageLinks }).openapi(name);
 }
 
 /** The envelope of a list that also pages by keyset (`?cursor=`): `meta` adds the cursors. */
@@ -42,10 +42,7 @@ export function cursorPaginated<T extends z.ZodType>(item: T, name: string) {
     .object({
       data: z.array(item),
       meta: z.object({
-        current_page: z.number().int(),
-        last_page: z.number().int(),
-        per_page: z.number().int(),
-        total: z.number().int(),
+        ...PageMeta,
         total_exact: z.boolean().openapi({
           description: `False when total is PostgreSQL's estimate: exact counts stop at 10,000 rows.`,
         }),
@@ -55,12 +52,7 @@ export function cursorPaginated<T extends z.ZodType>(item: T, name: string) {
           .openapi({ description: 'Pass as ?cursor= for the next (older) page' }),
         prev_cursor: z.string().nullable().openapi({ description: 'Pass as ?cursor= for the previous page' }),
       }),
-      links: z.object({
-        first: z.string(),
-        last: z.string(),
-        prev: z.string().nullable(),
-        next: z.string().nullable(),
-      }),
+      links: PageLinks,
     })
     .openapi(name);
 }
