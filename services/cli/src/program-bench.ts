@@ -60,6 +60,25 @@ export function addBenchCommands(program: Command): void {
     });
 
   bench
+    .command('soak')
+    .description('a steady mixed load for minutes: RSS per process, errors and p99 drift each minute')
+    .option('--minutes <n>', 'minutes of load', positiveInt, 30)
+    .option(
+      '--rate <per second>',
+      'executions started per second (half the engine bench maximum)',
+      positiveInt,
+      30,
+    )
+    .addOption(jsonOption())
+    .action(async (o) => {
+      await (await import('./bench/soak')).benchSoakCommand({
+        minutes: o.minutes,
+        rate: o.rate,
+        json: o.json ?? false,
+      });
+    });
+
+  bench
     .command('triggers')
     .description('outbound deliveries/s, polling load and schedule accuracy')
     .option('--deliveries <n>', 'webhook deliveries (0 skips)', wholeNumber, 2000)
