@@ -1,35 +1,13 @@
 import type { ProcessLayout } from '../process-layout';
 import { describeCost, type ScenarioCost } from './cost-probe';
+import { fourNodeFlow } from './four-node-flow';
 import { closedLoop, percentile } from './load';
 import { processMemory } from './process-memory';
 import { fmt, startBenchStack, BENCH_TASK_QUEUE as TASK_QUEUE } from './stack';
 import { createTerminalWatcher } from './terminal-watcher';
 
-const FOUR_NODES = {
-  name: 'bench four nodes',
-  status: 'active',
-  trigger_type: 'event',
-  trigger_config: { event: 'bench.tick' },
-  nodes: [
-    {
-      id: 'prepare',
-      type: 'action.transform',
-      config: { assignments: [{ key: 'total', value: '{{trigger.total}}' }] },
-    },
-    {
-      id: 'check',
-      type: 'action.condition',
-      config: { conditions: [{ left: '{{nodes.prepare.total}}', operator: 'gt', right: '100' }] },
-    },
-    { id: 'big', type: 'action.transform', config: { assignments: [{ key: 'tier', value: 'big' }] } },
-    { id: 'small', type: 'action.transform', config: { assignments: [{ key: 'tier', value: 'small' }] } },
-  ],
-  edges: [
-    { source: 'prepare', target: 'check' },
-    { source: 'check', target: 'big', source_handle: 'true' },
-    { source: 'check', target: 'small', source_handle: 'false' },
-  ],
-};
+/** The 4-node shape of `weft bench engine` (b), fed by POST /events. */
+const FOUR_NODES = fourNodeFlow('bench four nodes', 'bench.tick');
 
 interface Throughput {
   concurrency: number;

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dataPath } from '../project';
+import { fourNodeFlow } from './four-node-flow';
 import { percentile } from './load';
 import { postmasterPid } from './process-cpu';
 import { processMemory } from './process-memory';
@@ -8,31 +9,7 @@ import { fmt, startBenchStack } from './stack';
 import { createTerminalWatcher } from './terminal-watcher';
 
 /** The 4-node shape of `weft bench engine` (b), fed by POST /events. */
-const FOUR_NODES = {
-  name: 'soak four nodes',
-  status: 'active',
-  trigger_type: 'event',
-  trigger_config: { event: 'soak.tick' },
-  nodes: [
-    {
-      id: 'prepare',
-      type: 'action.transform',
-      config: { assignments: [{ key: 'total', value: '{{trigger.total}}' }] },
-    },
-    {
-      id: 'check',
-      type: 'action.condition',
-      config: { conditions: [{ left: '{{nodes.prepare.total}}', operator: 'gt', right: '100' }] },
-    },
-    { id: 'big', type: 'action.transform', config: { assignments: [{ key: 'tier', value: 'big' }] } },
-    { id: 'small', type: 'action.transform', config: { assignments: [{ key: 'tier', value: 'small' }] } },
-  ],
-  edges: [
-    { source: 'prepare', target: 'check' },
-    { source: 'check', target: 'big', source_handle: 'true' },
-    { source: 'check', target: 'small', source_handle: 'false' },
-  ],
-};
+const FOUR_NODES = fourNodeFlow('soak four nodes', 'soak.tick');
 /** Run through POST /workflows/{id}/execute: one step. */
 const MANUAL = {
   name: 'soak manual',
