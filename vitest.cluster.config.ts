@@ -20,6 +20,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    // Console output (service logs included, see quiet-tests.ts) is printed for failing tests only.
+    silent: 'passed-only',
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
   },
 });

@@ -8,7 +8,7 @@
  * one line and passes; WEFT_REQUIRE_TEMPORAL_CLUSTER=1 makes that a failure (CI machines have Go).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureClusterBinaries, TEMPORAL_SERVER_VERSION } from '../temporal/cluster';
@@ -35,6 +35,13 @@ async function waitForBackgroundBuild(): Promise<void> {
   );
   while (processAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 2000));
 }
+
+// Every test process's service log lines go under here (one file per test file; quiet-tests.ts),
+// emptied first so the directory holds this run only.
+const testLogs = path.resolve(root, process.env.WEFT_DATA_DIR ?? '.data', 'test-logs');
+rmSync(testLogs, { recursive: true, force: true });
+process.env.WEFT_TEST_LOG_DIR = testLogs;
+console.log(`service logs of this run: ${path.relative(root, testLogs)}/ (a failing test prints its own)`);
 
 const filters = process.argv.slice(2);
 const main = spawnSync('pnpm', ['exec', 'vitest', 'run', ...filters], { cwd: root, stdio: 'inherit' });

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { spawnTemporalServer, type TemporalServerProcess } from './server-process';
@@ -139,6 +140,25 @@ export function clusterPorts(frontend: number): Record<string, string> {
     'INTERNAL_FRONTEND_HTTP_PORT',
   ];
   return Object.fromEntries(names.map((name, index) => [name, String(frontend + index)]));
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A frontend port whose eleven successors are free too (see clusterPorts), for tests and chaos runs. */
+export async function freeClusterPortRange(): Promise<number> {
+  const count = Object.keys(clusterPorts(0)).length;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    const checks = await Promise.all(Array.from({ length: count }, (_, i) => portFree(base + i)));
+    if (checks.every(Boolean)) return base;
+  }
+  throw new Error('no range of free ports for temporal-server');
 }
 
 /** Applies the schema, starts `temporal-server start` and waits until its frontend answers. */

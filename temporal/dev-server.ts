@@ -47,10 +47,11 @@ export const DEV_SERVER_DYNAMIC_CONFIG = [
 
 export interface DevServerOptions {
   cli: string;
-  /** SQLite file for the server's state; reused across restarts. */
-  dbFile: string;
+  /** SQLite file for the server's state; reused across restarts. Without one, state is in memory (tests). */
+  dbFile?: string;
   port: number;
-  uiPort: number;
+  /** The Web UI's port; without one the server runs headless (tests). */
+  uiPort?: number;
   namespace: string;
   /**
    * SQLite `synchronous` setting. NORMAL (default) survives a crash of the server process;
@@ -75,19 +76,17 @@ export interface RunningDevServer {
 
 /** Starts `temporal server start-dev`, waits until its frontend answers, registers our search attributes. */
 export async function startDevServer(options: DevServerOptions): Promise<RunningDevServer> {
-  mkdirSync(path.dirname(options.dbFile), { recursive: true });
+  if (options.dbFile) mkdirSync(path.dirname(options.dbFile), { recursive: true });
   const address = `127.0.0.1:${options.port}`;
   const args = [
     'server',
     'start-dev',
-    '--db-filename',
-    options.dbFile,
+    ...(options.dbFile ? ['--db-filename', options.dbFile] : []),
     '--ip',
     '127.0.0.1',
     '--port',
     String(options.port),
-    '--ui-port',
-    String(options.uiPort),
+    ...(options.uiPort ? ['--ui-port', String(options.uiPort)] : ['--headless']),
     '--namespace',
     options.namespace,
     '--ui-disable-news-fetch',
@@ -115,8 +114,9 @@ export async function startDevServer(options: DevServerOptions): Promise<Running
     stopGraceMs: 10_000,
     log: options.log,
   });
-  await ensureSearchAttributes(options.cli, address, options.namespace);
-  return { ...server, uiUrl: `http://127.0.0.1:${options.uiPort}` };
+  // A fresh in-memory namespace was created with the attributes (`--search-attribute`).
+  if (options.dbFile) await ensureSearchAttributes(options.cli, address, options.namespace);
+  return { ...server, uiUrl: options.uiPort ? `http://127.0.0.1:${options.uiPort}` : '' };
 }
 
 /**

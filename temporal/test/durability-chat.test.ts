@@ -16,6 +16,8 @@ let provider: Server;
 let worker: ServiceProcess | undefined;
 const received: string[] = [];
 let killOnNextSend = false;
+/** Resolves the test's wait for the kill with the killed worker's exit. */
+let onKill: ((exited: Promise<string> | undefined) => void) | undefined;
 
 beforeAll(async () => {
   provider = createServer((req, res) => {
@@ -31,7 +33,7 @@ beforeAll(async () => {
           // The answer is on its way: the worker dies before it can record it and complete.
           if (killOnNextSend) {
             killOnNextSend = false;
-            void worker?.kill();
+            onKill?.(worker?.kill());
           }
         },
       );
@@ -76,12 +78,14 @@ describe('a worker killed right after the provider answered', () => {
       ],
     });
     for (const n of [1, 2]) {
+      const killed = new Promise<string | undefined>((resolve) => {
+        onKill = resolve;
+      });
       killOnNextSend = true;
       const executionId = await execute(stack, org.key, workflowId, { n });
-      // Wait for the kill, then bring a new worker: Temporal retries the activity on it.
-      for (let i = 0; i < 200 && killOnNextSend; i++) await new Promise((r) => setTimeout(r, 50));
-      expect(killOnNextSend).toBe(false);
-      await new Promise((r) => setTimeout(r, 200));
+      // Wait for the kill and the old worker's exit, then bring a new worker: Temporal retries the
+      // activity on it.
+      expect(await killed).toBe('SIGKILL');
       worker = await stack.startWorker();
       const execution = await stack.waitForExecution(
         org.key,

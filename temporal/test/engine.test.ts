@@ -158,7 +158,8 @@ describe('the graph interpreter', () => {
         await h.request('GET', `/api/v1/executions?workflow_id=${watcher}`, { key: org.key })
       ).json()) as any;
     let watcherRuns: any;
-    for (let i = 0; i < 100; i++) {
+    // Bounded by time, as long as the test's own timeout, not by a count of tries.
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
       watcherRuns = await list();
       if (watcherRuns.data.length > 0) break;
       await new Promise((r) => setTimeout(r, 50));

@@ -35,9 +35,11 @@ it("one organization's flood of executions does not hold up another organization
     key: flooder.key,
     body: { event: 'flood.go', payload: { n: 1 } },
   });
-  expect(((await flood.json()) as { workflows_triggered: number }).workflows_triggered).toBe(FLOOD);
-  // Let the flood reach Temporal's task queue first.
-  await new Promise((r) => setTimeout(r, 1500));
+  const flooded = (await flood.json()) as { workflows_triggered: number; execution_ids: string[] };
+  expect(flooded.workflows_triggered).toBe(FLOOD);
+  // The flood reaches Temporal's task queue first: its dispatcher workflow ends once it has started
+  // every execution (temporal/engine.ts names it after the first one).
+  await h.client.workflow.getHandle(`dispatch-${flooded.execution_ids[0]}`).result();
 
   const t0 = Date.now();
   const started = await h.request('POST', `/api/v1/workflows/${workflow.id}/execute`, {
@@ -54,9 +56,8 @@ it("one organization's flood of executions does not hold up another organization
   expect(done.status).toBe('success');
   // The flood was still being worked off when the neighbour's execution finished...
   expect(unfinished?.n ?? 0).toBeGreaterThan(FLOOD / 4);
-  // ...and the neighbour did not wait for it (about 3.5 s on an idle machine, 19 s without fairness
-  // keys; the bound leaves room for a busy CI machine, the line above is the sharper check).
-  expect(waitedMs).toBeLessThan(10_000);
+  // ...so the neighbour did not wait for it. Its time (about 3.5 s on an idle machine, 19 s without
+  // fairness keys) is logged, not bounded: a busy machine misses any bound that tells the two apart.
   console.log(
     `neighbour finished in ${waitedMs} ms with ${unfinished?.n} of ${FLOOD} flood executions unfinished`,
   );

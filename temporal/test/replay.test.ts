@@ -27,7 +27,6 @@ import {
   httpPost,
   ROOT,
   type Stack,
-  sleep,
   startCountingServer,
   transform,
   waitUntilIdle,
@@ -411,7 +410,8 @@ async function recordAll(stack: Stack, key: string, http: Awaited<ReturnType<typ
       });
       const executionId = await execute(stack, key, workflowId);
       await stack.waitForExecution(key, executionId, (e) => e.status === 'waiting');
-      await sleep(200);
+      // Parked on its timer (no task or activity left), so the recording cancels a sleeping run.
+      await waitUntilIdle(stack.client, executionId);
       const res = await stack.request('POST', `/api/v1/executions/${executionId}/cancel`, { key });
       expect(res.status).toBe(200);
       expect((await stack.waitForExecution(key, executionId)).status).toBe('cancelled');

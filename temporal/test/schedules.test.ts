@@ -47,7 +47,8 @@ const describeSchedule = (workflowId: string) =>
 async function eventually<T>(
   probe: () => Promise<T>,
   ok: (value: T) => boolean,
-  timeoutMs = 20_000,
+  // As long as a test's own timeout: schedules fire through Temporal, slow on a busy machine.
+  timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last = await probe();
@@ -258,7 +259,10 @@ describe('a schedule fire', () => {
     const execution = await h.waitForExecution(org.key, run.id);
     const scheduledAt = execution.steps[0].output.scheduled_at as string;
     expect(new Date(scheduledAt).toISOString()).toBe(scheduledAt);
-    expect(Math.abs(new Date(scheduledAt).getTime() - before)).toBeLessThan(10_000);
+    // The time of this trigger (not a cron time hours away): between the call and now, however long
+    // the fire took.
+    expect(new Date(scheduledAt).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(new Date(scheduledAt).getTime()).toBeLessThanOrEqual(Date.now());
 
     const [heard] = await eventually(
       () => executionsOf(listener.id),

@@ -36,6 +36,8 @@ const byId = new Map(TEMPLATES.map((t) => [t.id, t]));
 
 const APP_SECRET = 'templates-e2e-app-secret';
 const DEFAULT_AI_REPLY = 'Noted: nothing unusual here.';
+/** The budget of each wait on a run: close to the test's own timeout (60 s), a busy machine is slow. */
+const WAIT_MS = 50_000;
 
 const nodesOf = (template: Template) => template.workflow.nodes as TemplateNode[];
 
@@ -315,7 +317,7 @@ async function waitUntilWaiting(executionId: string) {
     org.key,
     executionId,
     (e) => e.steps.some((s: any) => s.node_type === 'action.wait_for_event' && s.status === 'waiting'),
-    20_000,
+    WAIT_MS,
   );
 }
 
@@ -323,9 +325,9 @@ async function finish(template: Template, executionId: string): Promise<any> {
   if (hasTimers(template)) {
     // Skips server time up to each timer the run waits on; a failure parks the run (for a retry
     // signal), which the execution record below shows as `failed` either way.
-    await h.waitForResult(executionId, 20_000).catch(() => undefined);
+    await h.waitForResult(executionId, WAIT_MS).catch(() => undefined);
   }
-  return h.waitForExecution(org.key, executionId, (e) => TERMINAL_STATUSES.has(e.status), 20_000);
+  return h.waitForExecution(org.key, executionId, (e) => TERMINAL_STATUSES.has(e.status), WAIT_MS);
 }
 
 /** The execution and those its action.workflow.execute steps started, recursively. */
@@ -337,7 +339,7 @@ async function withChildren(execution: any): Promise<any[]> {
         org.key,
         step.output.execution_id,
         (e) => TERMINAL_STATUSES.has(e.status),
-        20_000,
+        WAIT_MS,
       );
       all.push(...(await withChildren(child)));
     }

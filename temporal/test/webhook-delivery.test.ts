@@ -43,6 +43,8 @@ function verify(secret: string, headers: IncomingHttpHeaders, body: string): boo
 
 const deliveriesTo = (path: string) => received.filter((r) => r.path === path);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Resolves once the delivery's workflow has ended: no further attempt of it can follow. */
+const deliveryEnded = (deliveryId: string) => h.client.workflow.getHandle(`delivery-${deliveryId}`).result();
 
 async function newOrgWithWebhook(path: string, events: string[]) {
   const org = await h.createOrg(`Org ${path}`);
@@ -67,7 +69,8 @@ async function waitForDelivery(
   key: string,
   webhookId: string,
   done: (d: any) => boolean,
-  timeoutMs = 20_000,
+  // As long as a test's own timeout: deliveries run through Temporal, slow on a busy machine.
+  timeoutMs = 30_000,
 ) {
   const deadline = Date.now() + timeoutMs;
   let last: any[] = [];
@@ -149,7 +152,9 @@ describe('outbound webhook deliveries', () => {
     ]);
     await h.waitForExecution(org.key, executionId);
     const delivery = await waitForDelivery(org.key, org.webhookId, (d) => d.status === 'succeeded');
-    await sleep(300); // room for a duplicate to show up, if there were one
+    // A duplicate would have shown up by the time the execution's workflow and the delivery's ended.
+    await h.waitForResult(executionId);
+    await deliveryEnded(delivery.id);
 
     const got = deliveriesTo('/completed');
     expect(got).toHaveLength(1);
@@ -242,7 +247,9 @@ describe('outbound webhook deliveries', () => {
       org.webhookId,
       (d) => d.event === 'execution.partial' && d.status === 'succeeded',
     );
-    await sleep(300);
+    // Every delivery the run made (recorded by the time its workflow ended) has ended too.
+    await h.waitForResult(executionId);
+    await Promise.all((await deliveries(org.key, org.webhookId)).map((d) => deliveryEnded(d.id)));
     const events = deliveriesTo('/partial').map((r) => JSON.parse(r.body));
     expect(events.map((e) => e.event).sort()).toEqual(['execution.partial', 'execution.waiting']);
     const waiting = events.find((e) => e.event === 'execution.waiting');
@@ -262,7 +269,7 @@ describe('outbound webhook deliveries', () => {
     ];
     await createAnyWorkflow(org.key);
     const delivery = await waitForDelivery(org.key, org.webhookId, (d) => d.status === 'succeeded');
-    await sleep(500);
+    await deliveryEnded(delivery.id);
 
     const got = deliveriesTo('/flaky');
     expect(got).toHaveLength(6);
@@ -320,7 +327,7 @@ describe('outbound webhook deliveries', () => {
     await new Promise<void>((r) => late.listen(port, '127.0.0.1', r));
     try {
       const delivery = await waitForDelivery(org.key, webhook.id, (d) => d.status === 'succeeded');
-      await sleep(500);
+      await deliveryEnded(delivery.id);
       expect(lateReceived).toHaveLength(1);
       expect(lateReceived[0]?.signatureValid).toBe(true);
       expect(delivery.attempts.at(-1)).toMatchObject({ status_code: 204, error: null });
@@ -335,7 +342,7 @@ describe('outbound webhook deliveries', () => {
     script['/gone'] = [{ status: 404 }];
     await createAnyWorkflow(org.key);
     const delivery = await waitForDelivery(org.key, org.webhookId, (d) => d.status === 'failed');
-    await sleep(500);
+    await deliveryEnded(delivery.id);
     expect(deliveriesTo('/gone')).toHaveLength(1);
     expect(delivery).toMatchObject({
       attempt_count: 1,
@@ -366,7 +373,7 @@ describe('outbound webhook deliveries', () => {
     script['/moved'] = [{ status: 302, headers: { location: `${baseUrl}/moved-here` } }];
     await createAnyWorkflow(org.key);
     const delivery = await waitForDelivery(org.key, org.webhookId, (d) => d.status === 'failed');
-    await sleep(300);
+    await deliveryEnded(delivery.id);
     expect(deliveriesTo('/moved')).toHaveLength(1);
     expect(deliveriesTo('/moved-here')).toHaveLength(0);
     expect(delivery).toMatchObject({ attempt_count: 1, last_status_code: 302 });
@@ -398,7 +405,9 @@ describe('outbound webhook deliveries', () => {
     await sweepUnstartedDeliveries(h.db.app.db, engine);
     const delivery = await waitForDelivery(org.key, org.webhookId, (d) => d.status === 'succeeded');
     await sweepUnstartedDeliveries(h.db.app.db, engine);
-    await sleep(500);
+    // Had that sweep started the delivery again, this waits for that run (the handle follows the
+    // latest run of delivery-<id>).
+    await deliveryEnded(delivery.id);
     expect(delivery.id).toBe(pending.id);
     expect(deliveriesTo('/swept')).toHaveLength(1);
     expect(deliveriesTo('/swept')[0]?.signatureValid).toBe(true);

@@ -23,6 +23,8 @@ let browser: Browser;
 let base = '';
 let admin: Awaited<ReturnType<BrowserContext['storageState']>>;
 let builtId = '';
+/** expect.poll waits 1 s by default: too short for a busy machine. Bounded by the test's timeout. */
+const POLL = { timeout: 30_000 };
 
 beforeAll(async () => {
   [stack, http] = await Promise.all([createStack(), startCountingServer(() => 5)]);
@@ -69,7 +71,8 @@ async function editorPage(
       viewport: WIDTHS[options.width ?? 'wide'],
       colorScheme: options.dark ? 'dark' : 'light',
     }));
-  context.setDefaultTimeout(8_000);
+  // Generous: pages render through the whole stack, slow on a busy machine.
+  context.setDefaultTimeout(30_000);
   return context.newPage();
 }
 
@@ -149,7 +152,7 @@ describe('the canvas editor', () => {
       '.svelte-flow__node[data-id="condition"] .svelte-flow__handle[data-handleid="false"]',
       '.svelte-flow__node[data-id="transform_2"] .svelte-flow__handle.target',
     );
-    await expect.poll(() => page.locator('.svelte-flow__edge').count()).toBe(3);
+    await expect.poll(() => page.locator('.svelte-flow__edge').count(), POLL).toBe(3);
     // A fifth step after the HTTP call.
     await node(page, 'http_request').click();
     await page.getByRole('button', { name: 'Add Transform' }).click();
@@ -391,7 +394,7 @@ describe('the canvas editor', () => {
     await again.getByRole('button', { name: 'Restore them' }).click();
     await again.locator('.svelte-flow__node[data-id="merge"]').waitFor();
     await again.getByRole('button', { name: 'Undo' }).click();
-    await expect.poll(() => again.locator('.svelte-flow__node[data-id="merge"]').count()).toBe(0);
+    await expect.poll(() => again.locator('.svelte-flow__node[data-id="merge"]').count(), POLL).toBe(0);
     await again.getByText(/Saved · v/).waitFor();
     await context.close();
   });
@@ -436,7 +439,7 @@ describe('the canvas editor', () => {
     const [row] = await stack.db.admin`select name from workflows where id = ${builtId}`;
     expect(row?.name).toBe('Saved by tab one');
     await two.getByRole('button', { name: 'Reload theirs' }).click();
-    await expect.poll(() => two.locator('#workflow-name').inputValue()).toBe('Saved by tab one');
+    await expect.poll(() => two.locator('#workflow-name').inputValue(), POLL).toBe('Saved by tab one');
     await context.close();
   });
 });
@@ -453,7 +456,7 @@ describe('templates', () => {
     await expectAccessible(page, 'templates');
     await screenshot(page, 'templates-wide-light');
     await page.getByLabel('Search').fill('crm');
-    await expect.poll(() => page.locator('.template').count()).toBeLessThan(42);
+    await expect.poll(() => page.locator('.template').count(), POLL).toBeLessThan(42);
     await page.getByLabel('Search').fill('');
     // The payment router publishes events and e-mails only for event types it does not know: with
     // its sample it runs here as it is, no module or outside service needed.

@@ -34,6 +34,8 @@ const ADMIN = {
 };
 let totpSecret = '';
 let recoveryCodes: string[] = [];
+/** expect.poll waits 1 s by default: too short for a busy machine. Bounded by the test's timeout. */
+const POLL = { timeout: 30_000 };
 
 beforeAll(async () => {
   [stack, http] = await Promise.all([createStack(), startCountingServer(() => 20)]);
@@ -91,7 +93,8 @@ async function adminPage(options: { width?: 'wide' | 'narrow'; dark?: boolean } 
     viewport: options.width === 'narrow' ? { width: 390, height: 844 } : { width: 1280, height: 900 },
     colorScheme: options.dark ? 'dark' : 'light',
   });
-  context.setDefaultTimeout(8_000);
+  // Generous: pages render through the whole stack, slow on a busy machine.
+  context.setDefaultTimeout(30_000);
   return context.newPage();
 }
 
@@ -109,8 +112,8 @@ describe('first start', () => {
     await page.getByLabel('E-mail').fill('not an e-mail');
     await page.getByLabel('Password').fill('short');
     await page.getByRole('button', { name: /Create organization/ }).click();
-    await expect.poll(() => page.locator('#email-error').textContent()).toMatch(/valid e-mail/);
-    await expect.poll(() => page.locator('#password-error').textContent()).toMatch(/at least 8/);
+    await expect.poll(() => page.locator('#email-error').textContent(), POLL).toMatch(/valid e-mail/);
+    await expect.poll(() => page.locator('#password-error').textContent(), POLL).toMatch(/at least 8/);
     await page.getByLabel('E-mail').fill(ADMIN.email);
     await page.getByLabel('Password').fill(ADMIN.password);
     await page.getByRole('button', { name: /Create organization/ }).click();
@@ -183,11 +186,14 @@ describe('signing in', () => {
     await context.close();
   });
 
-  it('shows one message for a wrong password and stops the 6th attempt in a minute', async () => {
+  it('shows one message for a wrong password and stops the 6th attempt in a minute', {
+    timeout: 120_000,
+  }, async () => {
     const context = await newContext(browser, base);
     const page = await context.newPage();
-    // The limit counts in fixed one-minute windows: start well inside one.
-    while (new Date().getSeconds() > 45) await new Promise((r) => setTimeout(r, 500));
+    // The limit counts in fixed one-minute windows: start early in one, so that six sign-ins in the
+    // browser fit in it on a busy machine too (the wait is why this test has a longer timeout).
+    while (new Date().getSeconds() > 20) await new Promise((r) => setTimeout(r, 500));
     // A wrong password and an unknown address answer the same message.
     for (const email of [ADMIN.email, 'nobody@acme.test', ADMIN.email, 'nobody@acme.test', ADMIN.email]) {
       await signIn(page, email, 'wrong password');
@@ -274,7 +280,7 @@ describe('workflows and executions', () => {
     await page.waitForURL(/\/executions\//);
     await page.getByRole('heading', { name: 'Flaky call' }).waitFor();
     const failed = page.locator('header .badge', { hasText: 'failed' });
-    await failed.waitFor({ timeout: 20_000 }).catch(async (error: unknown) => {
+    await failed.waitFor({ timeout: 30_000 }).catch(async (error: unknown) => {
       const rows = await stack.db
         .admin`select status, error from executions where workflow_name = 'Flaky call'`;
       throw new Error(
@@ -379,7 +385,7 @@ describe('outbound webhooks', () => {
           await page.getByRole('button', { name: 'Refresh' }).click();
           return page.locator('details', { hasText: 'webhook.test' }).locator('.badge').textContent();
         },
-        { timeout: 20_000, interval: 1000 },
+        { timeout: 30_000, interval: 1000 },
       )
       .toBe('succeeded');
     expect(http.byPath('/hook')).toBe(1);

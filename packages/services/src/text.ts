@@ -29,3 +29,11 @@ export const Uuid = z.uuid();
 export function isUuid(value: string): boolean {
   return Uuid.safeParse(value).success;
 }
+
+/**
+ * For the OpenAPI document: http(s) URLs that the server's URL checks accept (WHATWG parsing, no
+ * user name or password), with a host whose last label is a name, so never an out-of-range IPv4
+ * number. The server accepts more (addresses, ports up to 65535); this is the part a client can
+ * rely on from the document alone.
+ */
+export const HTTP_URL_PATTERN = '^https?://([A-Za-z0-9-]+\\.)*[A-Za-z][A-Za-z0-9-]*(:[0-9]{1,4})?(/[!-~]*)?$';

@@ -1,33 +1,14 @@
 import { appendFile, chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedPostgres } from '@weft/db';
-import { findClusterBinaries, startCluster } from '@weft/temporal/cluster';
+import { findClusterBinaries, freeClusterPortRange, startCluster } from '@weft/temporal/cluster';
 import { setupTemporalNamespace } from '@weft/temporal/namespace-setup';
 import { freePort } from './global-setup';
 import { SHARED_TEMPORAL_ENV } from './temporal';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/** `count` consecutive free ports (the server takes twelve in a row). */
-async function freePortRange(count: number): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 20_000);
-    const checks = await Promise.all(Array.from({ length: count }, (_, i) => portFree(base + i)));
-    if (checks.every(Boolean)) return base;
-  }
-  throw new Error('no range of free ports for temporal-server');
-}
 
 /**
  * Global set-up of the cluster test run (vitest.cluster.config.ts): the production Temporal path,
@@ -55,7 +36,7 @@ export default async function setup() {
     startCluster({
       binaries,
       db: { host: '127.0.0.1', port: pgPort, user: 'postgres', password: 'weft-test-temporal' },
-      port: await freePortRange(12),
+      port: await freeClusterPortRange(),
       dynamicConfigFile: path.join(ROOT, 'deploy', 'temporal', 'dynamicconfig.yaml'),
       log,
     });

@@ -3,8 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { SEARCH_ATTRIBUTES } from '@weft/temporal';
-import { DEV_SERVER_DYNAMIC_CONFIG } from '@weft/temporal/dev-server';
+import { getLogger } from '@weft/telemetry';
+import { startDevServer } from '@weft/temporal/dev-server';
+import { installTemporalRuntime } from '@weft/worker';
+import { freePort } from './global-setup';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -28,27 +30,52 @@ export const SHARED_TEMPORAL_ENV = 'WEFT_TEST_TEMPORAL_ADDRESS';
  * or, in the cluster test run, the shared production server (its namespace set up by the same step
  * as every deployment).
  */
-export function startTemporalDevServer(): Promise<TestWorkflowEnvironment> {
+let runtimeInstalled = false;
+/**
+ * The SDK's logs (a failed activity, a workflow task retried) through the test process's logger
+ * (quiet-tests.ts: a file, and the console vitest prints for a failing test only) rather than the
+ * SDK's default logger, which writes to the terminal. Before any connection: one runtime per process.
+ */
+function installTestRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    installTemporalRuntime({ logger: getLogger('temporal'), level: 'warn' });
+  } catch {
+    // A test file that connected before this keeps the default runtime.
+  }
+}
+
+export async function startTemporalDevServer(): Promise<TestWorkflowEnvironment> {
+  installTestRuntime();
   const shared = process.env[SHARED_TEMPORAL_ENV];
   if (shared)
     return TestWorkflowEnvironment.createFromExistingServer({ address: shared, namespace: 'default' });
-  return TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: temporalBinary('temporal') },
-      searchAttributes: Object.values(SEARCH_ATTRIBUTES),
-      extraArgs: [
-        '--sqlite-pragma',
-        'journal_mode=WAL',
-        '--sqlite-pragma',
-        'synchronous=OFF',
-        ...DEV_SERVER_DYNAMIC_CONFIG.flatMap((value) => ['--dynamic-config-value', value]),
-      ],
-    },
+  // Started by our launcher rather than the SDK's createLocal, whose server writes its banner and
+  // log to the test run's terminal: here the lines go to the console, which vitest prints for a
+  // failing test only.
+  const server = await startDevServer({
+    cli: temporalBinary('temporal'),
+    port: await freePort(),
+    namespace: 'default',
+    sqliteSynchronous: 'OFF',
+    log: (line) => console.log(`[temporal dev server] ${line}`),
   });
+  const env = await TestWorkflowEnvironment.createFromExistingServer({
+    address: server.address,
+    namespace: 'default',
+  });
+  const teardown = env.teardown.bind(env);
+  env.teardown = async () => {
+    await teardown();
+    await server.stop();
+  };
+  return env;
 }
 
 /** The time-skipping test server (timers complete as soon as nothing else is running). */
 export function startTimeSkippingServer(): Promise<TestWorkflowEnvironment> {
+  installTestRuntime();
   return TestWorkflowEnvironment.createTimeSkipping({
     server: { executable: { type: 'existing-path', path: temporalBinary('temporal-test-server') } },
   });

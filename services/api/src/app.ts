@@ -68,7 +68,7 @@ import { registerListWorkflowVersions } from './routes/workflows/list-versions';
 import { registerGetPollStatus } from './routes/workflows/poll-status';
 import { registerRegenerateWebhookToken } from './routes/workflows/regenerate-webhook-token';
 import { registerUpdateWorkflow } from './routes/workflows/update';
-import { answerUnmatchedRoute } from './unmatched-route';
+import { answerUnmatchedRoute, refuseOtherMethodsOnFixedPaths } from './unmatched-route';
 
 export interface AppDeps {
   db: Database;
@@ -181,6 +181,12 @@ export function createApp(deps: AppDeps): Hono {
     }),
   );
   v1.use('*', jsonBody);
+  // After the body checks, like the 405 of an unmatched route; the table is read on the first
+  // request, when `app` below holds every route.
+  v1.use(
+    '*',
+    refuseOtherMethodsOnFixedPaths(() => app.routes),
+  );
   registerAccountRoutes(v1);
 
   registerListWorkflows(v1);

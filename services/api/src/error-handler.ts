@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { callerRefusal, isDatabaseUnavailable, isDataException } from '@weft/db';
+import { callerRefusal, isDatabaseUnavailable, isDataException, postgresErrorCode } from '@weft/db';
 import { AppError, type ErrorCode } from '@weft/services';
-import { currentLogContext } from '@weft/telemetry';
+import { currentLogContext, getLogger } from '@weft/telemetry';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -45,6 +45,10 @@ export function handleError(thrown: unknown, c: Context, log: (error: unknown) =
     );
   }
   if (isDataException(error)) {
+    // Input that passed validation but not PostgreSQL is a gap in validation: say which check failed.
+    // The code names the check (22P05 untranslatable character, 22003 out of range…); the
+    // message is left out: a failed query's text carries its parameters.
+    getLogger('api').warn({ pg_code: postgresErrorCode(error) }, 'input refused by the database');
     return c.json(errorBody('validation_error', 'The given data could not be stored.'), 422);
   }
   if (isDatabaseUnavailable(error)) {

@@ -1,4 +1,7 @@
 import { STORABLE_TEXT_PATTERN } from '@weft/services';
+import { z } from 'zod';
+import { applyBodyRules } from './openapi-rules';
+import { TIME_ZONE_SCHEMA } from './openapi-trigger-configs';
 
 /**
  * The rules every route shares, written into the OpenAPI document in one place so that the
@@ -9,10 +12,9 @@ import { STORABLE_TEXT_PATTERN } from '@weft/services';
  *   request bodies (body-size and JSON-body middleware) and 422 for any bad parameter, all with
  *   the one error envelope, `#/components/schemas/Error`; 503 on every operation while the
  *   database is unreachable;
- * - the JSON-body middleware's refusal of NUL characters in any string of a body
- *   (`STORABLE_TEXT_PATTERN`). Not written: the same rule for keys and for values inside free-form
- *   objects (`propertyNames` and a recursive JSON-value schema made the web client's generated
- *   types unusable), and for lone surrogates (see STORABLE_TEXT_PATTERN).
+ * - the JSON-body middleware's refusal of NUL characters in any string and any key of a body
+ *   (`STORABLE_TEXT_PATTERN`, `propertyNames`, and `JsonValue` for free-form values). Not written:
+ *   the same rule for lone surrogates (see STORABLE_TEXT_PATTERN).
  *
  * Route files declare only what is theirs (their 409s, their 404 without a path id).
  */
@@ -57,7 +59,49 @@ function sharedStatuses(path: string, method: string, op: Json): number[] {
   return statuses;
 }
 
-/** Adds the storable-text rule to every string of a request-body schema, in place. */
+const JSON_VALUE_REF = { $ref: '#/components/schemas/JsonValue' };
+
+/**
+ * Any JSON value the JSON-body middleware lets through: no NUL in a string or a key, at any depth
+ * (the free-form parts of a body: event data, node configs, inputs).
+ */
+const JSON_VALUE_SCHEMA = {
+  description: 'Any JSON value; strings and keys hold no NUL character',
+  anyOf: [
+    { type: 'null' },
+    { type: 'boolean' },
+    { type: 'number' },
+    { type: 'string', pattern: STORABLE_TEXT_PATTERN },
+    { type: 'array', items: JSON_VALUE_REF },
+    {
+      type: 'object',
+      propertyNames: { pattern: STORABLE_TEXT_PATTERN },
+      additionalProperties: JSON_VALUE_REF,
+    },
+  ],
+};
+
+/** A schema that allows anything (`{}`, perhaps with a description or default). */
+function allowsAnything(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return false;
+  return Object.keys(schema).every((key) => key === 'description' || key === 'default');
+}
+
+/** Free-form values of an object or array schema become JsonValue, in place. */
+function constrainFreeForm(node: Json): void {
+  const properties = node.properties as Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(properties ?? {})) {
+    if (allowsAnything(value)) (properties as Json)[name] = { ...(value as Json), ...JSON_VALUE_REF };
+  }
+  for (const key of ['additionalProperties', 'items'] as const) {
+    if (allowsAnything(node[key])) node[key] = { ...(node[key] as Json), ...JSON_VALUE_REF };
+  }
+}
+
+/**
+ * Adds the storable-text rule to every string and every object's keys of a request-body schema,
+ * and makes its free-form values JsonValue, in place.
+ */
 function constrainBodySchema(schema: unknown, seen: Set<unknown>): void {
   if (typeof schema !== 'object' || schema === null || seen.has(schema)) return;
   seen.add(schema);
@@ -66,6 +110,20 @@ function constrainBodySchema(schema: unknown, seen: Set<unknown>): void {
   if (types.includes('string') && !node.pattern && !node.enum && !node.const && !node.format) {
     node.pattern = STORABLE_TEXT_PATTERN;
   }
+  // `format: email` allows addresses zod's check refuses (quoted local parts, IP literals) and
+  // refuses some it takes: the document gives zod's own pattern instead.
+  if (node.format === 'email') {
+    node.pattern ??= z.regexes.email.source;
+    delete node.format;
+  }
+  if (types.includes('object') && !node.propertyNames) {
+    node.propertyNames = { pattern: STORABLE_TEXT_PATTERN };
+  }
+  // Unknown properties are ignored, but the JSON-body middleware still reads their values.
+  if (types.includes('object') && node.properties && !('additionalProperties' in node)) {
+    node.additionalProperties = { ...JSON_VALUE_REF };
+  }
+  constrainFreeForm(node);
   for (const value of Object.values(node)) {
     if (Array.isArray(value)) {
       for (const item of value) constrainBodySchema(item, seen);
@@ -78,6 +136,8 @@ function constrainBodySchema(schema: unknown, seen: Set<unknown>): void {
 /** Completes a generated document with the shared rules above; returns the same object. */
 export function completeOpenApiDocument(doc: Json): Json {
   const schemas = ((doc.components as Json | undefined)?.schemas ?? {}) as Json;
+  schemas.JsonValue = JSON_VALUE_SCHEMA;
+  schemas.TimeZone = TIME_ZONE_SCHEMA;
   const bodySchemas = new Set<unknown>();
   for (const [path, item] of Object.entries(doc.paths as Json)) {
     for (const method of METHODS) {
@@ -85,9 +145,16 @@ export function completeOpenApiDocument(doc: Json): Json {
       if (!op) continue;
       const responses = op.responses as Json;
       for (const status of sharedStatuses(path, method, op)) responses[status] ??= errorResponse(status);
+      // Free-text query values are stored text as well (storedText in the route's query schema).
+      for (const parameter of (op.parameters ?? []) as Json[]) {
+        if (parameter.in === 'query') constrainBodySchema(parameter.schema, new Set());
+      }
       const body = (op.requestBody as Json | undefined)?.content as Json | undefined;
-      const schema = (body?.['application/json'] as Json | undefined)?.schema;
-      if (schema) bodySchemas.add(schema);
+      const schema = (body?.['application/json'] as Json | undefined)?.schema as Json | undefined;
+      if (schema) {
+        applyBodyRules(op.operationId, schema);
+        bodySchemas.add(schema);
+      }
     }
   }
   // Named schemas a body refers to are body schemas too.

@@ -13,6 +13,8 @@ let smtp: SMTPServer;
 const received: { to: string[]; body: string }[] = [];
 const logged: string[] = [];
 let org: { organizationId: string; key: string };
+/** expect.poll waits 1 s by default: too short for a busy machine. Bounded by the test's timeout. */
+const POLL = { timeout: 30_000 };
 
 beforeAll(async () => {
   smtp = new SMTPServer({
@@ -58,7 +60,7 @@ describe('sign-in links by e-mail', () => {
     expect(((await me.json()) as { organization: { role: string } }).organization.role).toBe('editor');
 
     await api.request('POST', '/api/v1/auth/forgot-password', { body: { email: 'cli@acme.test' } });
-    await expect.poll(() => logged.length).toBe(1);
+    await expect.poll(() => logged.length, POLL).toBe(1);
     expect(logged[0]).toMatch(/^cli@acme\.test http:\/\/localhost:3000\/reset-password\?token=/);
     expect(received).toHaveLength(0);
   });
@@ -85,7 +87,7 @@ describe('sign-in links by e-mail', () => {
     expect(plain(received.at(-1)?.body ?? '')).toContain(created.invite_url);
 
     await api.request('POST', '/api/v1/auth/forgot-password', { body: { email: 'cli@acme.test' } });
-    await expect.poll(() => received.length).toBe(2);
+    await expect.poll(() => received.length, POLL).toBe(2);
     expect(received[1]?.to).toEqual(['cli@acme.test']);
     const link = /http:\/\/localhost:3000\/reset-password\?token=[\w%-]+/.exec(
       plain(received[1]?.body ?? ''),

@@ -132,6 +132,14 @@ describe('chat node configs at save', () => {
     await expectError(fallback, 422, 'validation_error');
   });
 
+  it('answers 409, not 500, when the provider cannot be reached for a template sync', async () => {
+    // No provider is reachable from the tests (the default cloud URL, no network or refused):
+    // before, the outbound client's error escaped as 500 internal_error.
+    const res = await api.request('POST', '/api/v1/chat/templates/sync', { key: org.key });
+    const body = await expectError(res, 409, 'conflict');
+    expect(body.error.message).toMatch(/chat provider (could not be reached|refused)/);
+  });
+
   it('never answers a module secret, in GET or in the audit trail', async () => {
     const got = await api.request('GET', '/api/v1/modules/chat', { key: org.key });
     const text = await got.text();

@@ -51,6 +51,17 @@ describe('credentials', () => {
     expect(row?.secret_ciphertext).toMatch(/^v1\./);
   });
 
+  it('masks by characters: a secret ending in an emoji is stored and answered with the whole emoji', async () => {
+    // Sliced by UTF-16 units the mask kept half the emoji, which jsonb refused (422 "could not be stored").
+    const { res, json } = await create({
+      name: 'Emoji',
+      type: 'webhook_secret',
+      fields: { secret: 'secret-value-😀' },
+    });
+    expect(res.status).toBe(201);
+    expect(json.fields.secret).toBe('••••ue-😀');
+  });
+
   it('keeps public fields as given and masks short secrets entirely', async () => {
     const { res, json } = await create({
       name: 'Partner API',
@@ -104,7 +115,7 @@ describe('credentials', () => {
     expect(stored).not.toContain('second-pass-9876');
   });
 
-  it('refuses bad input with 422 on the field: unknown type, missing secret, header injection, duplicate name, type change', async () => {
+  it('refuses bad input with 422 on the field (unknown type, missing secret, header injection) and a conflict with stored ones with 409 (duplicate name, type change)', async () => {
     await expectError(
       (await create({ name: 'x', type: 'telepathy', fields: {} })).res,
       422,
@@ -138,7 +149,8 @@ describe('credentials', () => {
     await create({ name: 'Twice', type: 'ai_openai', fields: { api_key: 'k1' } });
     const duplicate = await expectError(
       (await create({ name: 'Twice', type: 'ai_openai', fields: { api_key: 'k2' } })).res,
-      422,
+      409,
+      'conflict',
     );
     expect(duplicate.error.fields).toHaveProperty('name');
     const { json } = await create({ name: 'Typed', type: 'ai_openai', fields: { api_key: 'k3' } });
@@ -146,7 +158,7 @@ describe('credentials', () => {
       key: acme.key,
       body: { name: 'Typed', type: 'ai_anthropic', fields: { api_key: 'k4' } },
     });
-    expect((await expectError(changed, 422)).error.fields).toHaveProperty('type');
+    expect((await expectError(changed, 409, 'conflict')).error.fields).toHaveProperty('type');
   });
 
   it('a huge body is 413, a repeated POST with one Idempotency-Key creates one credential', async () => {

@@ -62,6 +62,61 @@ describe('the OpenAPI document', () => {
   });
 });
 
+describe('rules that depend on another field', () => {
+  const CONFIGS: Record<string, Record<string, unknown>> = {
+    event: { event: 'order.created' },
+    manual: {},
+    schedule: { cron: '0 8 * * MON-FRI', timezone: 'Europe/Berlin' },
+    polling: { url: 'https://shop.example.com/orders', interval_minutes: 5 },
+    webhook: { secret: 'sixteen-chars-at-least' },
+    chat: {},
+  };
+  const body = () => doc.paths['/workflows'].post.requestBody.content['application/json'].schema;
+
+  it('pairs each trigger type with its config schema, and the server agrees with each pair', async () => {
+    const branches = body().oneOf as any[];
+    expect(branches.map((b) => b.properties.trigger_type.enum[0])).toEqual(Object.keys(CONFIGS));
+    const schedule = branches.find((b) => b.properties.trigger_type.enum.includes('schedule'));
+    const cron = new RegExp(schedule.properties.trigger_config.properties.cron.pattern);
+    expect(cron.test('0 8 * * MON-FRI')).toBe(true);
+    expect(cron.test('61 8 * * *')).toBe(false);
+    expect(schedule.properties.trigger_config.properties.timezone.$ref).toBe('#/components/schemas/TimeZone');
+    expect(doc.components.schemas.TimeZone.enum).toContain('Europe/Berlin');
+    for (const [type, config] of Object.entries(CONFIGS)) {
+      const res = await api.request('POST', '/api/v1/workflows', {
+        key,
+        body: { name: `trigger ${type}`, trigger_type: type, trigger_config: config },
+      });
+      expect(res.status, type).toBe(201);
+    }
+    // Another type's config: refused by the server, as the document's branches refuse it.
+    const mixed = await api.request('POST', '/api/v1/workflows', {
+      key,
+      body: { name: 'mixed', trigger_type: 'schedule', trigger_config: CONFIGS.event },
+    });
+    await expectError(mixed, 422, 'validation_error');
+  });
+
+  it('constrains keys and free-form values of bodies as the JSON-body middleware does', async () => {
+    expect(doc.components.schemas.JsonValue.anyOf).toHaveLength(6);
+    const execute = doc.paths['/workflows/{id}/execute'].post.requestBody.content['application/json'].schema;
+    expect(execute.properties.input.additionalProperties.$ref).toBe('#/components/schemas/JsonValue');
+    expect(execute.properties.input.propertyNames.pattern).toBe('^[^\\u0000]*$');
+    const res = await api.request('POST', '/api/v1/workflows', {
+      key,
+      body: { ...validWorkflow, trigger_config: { 'bad\u0000key': 1 } },
+    });
+    await expectError(res, 422, 'validation_error');
+  });
+
+  it('gives e-mail fields the pattern the server checks them with', () => {
+    const user = doc.paths['/invitations'].post.requestBody.content['application/json'].schema;
+    const email = new RegExp(user.properties.email.pattern);
+    expect(email.test('ada@example.com')).toBe(true);
+    expect(email.test('"quoted"@example.com')).toBe(false);
+  });
+});
+
 describe('requests outside the contract', () => {
   it('answers a known path with an unknown method 405 and Allow, in the error envelope', async () => {
     const res = await api.request('DELETE', '/api/v1/event-types', { key });
@@ -77,6 +132,18 @@ describe('requests outside the contract', () => {
   it('lists only the most specific path in Allow', async () => {
     const res = await api.request('GET', '/api/v1/me/sessions/end-all', { key });
     expect(res.headers.get('Allow')).toBe('POST');
+  });
+
+  it('treats a fixed path as its own route, not as the id of a wider one', async () => {
+    // DELETE /me/sessions/{id} exists; `end-all` is a route of its own with POST only.
+    const res = await api.request('DELETE', '/api/v1/me/sessions/end-all', { key });
+    expect(res.headers.get('Allow')).toBe('POST');
+    await expectError(res, 405, 'method_not_allowed');
+    // A real id still reaches the wider route (404: no such session), and OPTIONS stays with CORS.
+    const other = await api.request('DELETE', '/api/v1/me/sessions/00000000-0000-4000-8000-000000000000', {
+      key,
+    });
+    expect(other.status).not.toBe(405);
   });
 
   it('still answers an unknown path 404', async () => {

@@ -18,6 +18,9 @@ function replicaOf(api: TestApi, ratePerKey: number, ratePerOrg: number) {
   });
 }
 
+/** Seconds a test's requests need inside one rate-limit window: generous, a busy machine is slow. */
+const ROOM_IN_MINUTE = 20;
+
 const limitHeaders = (res: Response) => ({
   limit: res.headers.get('X-RateLimit-Limit'),
   remaining: res.headers.get('X-RateLimit-Remaining'),
@@ -29,7 +32,7 @@ describe('per-key limit (ratePerKey: 5)', () => {
     api = await createTestApi({ ratePerKey: 5, ratePerOrg: 1000 });
   });
   afterAll(() => api.close());
-  beforeEach(() => waitForRoomInMinute(api.db.admin));
+  beforeEach(() => waitForRoomInMinute(api.db.admin, ROOM_IN_MINUTE));
 
   it('counts down X-RateLimit-Remaining and answers the 6th request with 429 and Retry-After', async () => {
     const org = await api.createOrg('Key limited');
@@ -131,7 +134,7 @@ describe('per-organization limit (ratePerOrg: 5, ratePerKey: 100)', () => {
     api = await createTestApi({ ratePerKey: 100, ratePerOrg: 5 });
   });
   afterAll(() => api.close());
-  beforeEach(() => waitForRoomInMinute(api.db.admin));
+  beforeEach(() => waitForRoomInMinute(api.db.admin, ROOM_IN_MINUTE));
 
   it('counts every key of the organization together; other organizations are not affected', async () => {
     const org = await api.createOrg('Many keys');
@@ -169,7 +172,7 @@ describe('shared across replicas', () => {
     api = await createTestApi({ ratePerKey: 5, ratePerOrg: 1000 });
   });
   afterAll(() => api.close());
-  beforeEach(() => waitForRoomInMinute(api.db.admin));
+  beforeEach(() => waitForRoomInMinute(api.db.admin, ROOM_IN_MINUTE));
 
   it('two app replicas on one database share the per-key counter', async () => {
     const org = await api.createOrg('Replicated');

@@ -1,5 +1,19 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { PROJECT_ROOT } from './project';
+
+/**
+ * An empty directory for one bench or chaos run's service logs (`<data>/logs/<run>/`), emptied at
+ * the start of each run so the files hold only the last one. The services write there, not to the
+ * terminal, where thousands of request lines would bury the figures.
+ */
+export function runLogDirectory(dataDirectory: string, run: string): string {
+  const directory = path.join(dataDirectory, 'logs', run);
+  rmSync(directory, { recursive: true, force: true });
+  mkdirSync(directory, { recursive: true });
+  return directory;
+}
 
 /**
  * Runs a TypeScript entry point of this repo as a child process in its own process group, so a
@@ -18,15 +32,29 @@ export function spawnService(
      * channel, over which the service says when it is ready.
      */
     supervised?: boolean;
+    /** Append the service's standard output and error to this file instead (benches, chaos cases). */
+    logFile?: string;
   } = {},
 ): ChildProcess {
   const stdout = options.stdoutToStderr ? 2 : 'inherit';
-  return spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', entry], {
+  let stdio: StdioOptions = options.supervised
+    ? ['ignore', 'pipe', 'pipe', 'ipc']
+    : ['ignore', stdout, 'inherit'];
+  let logFd: number | undefined;
+  if (options.logFile) {
+    mkdirSync(path.dirname(options.logFile), { recursive: true });
+    logFd = openSync(options.logFile, 'a');
+    stdio = ['ignore', logFd, logFd];
+  }
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', entry], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, ...env },
-    stdio: options.supervised ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', stdout, 'inherit'],
+    stdio,
     detached: true,
   });
+  // The child holds its own copy of the descriptor.
+  if (logFd !== undefined) closeSync(logFd);
+  return child;
 }
 
 /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */

@@ -226,8 +226,20 @@ export function createProgram(): Command {
       ]),
     )
     .option('--executions <n>', 'executions in the mixed load', positiveInt, 60)
+    .addOption(
+      new Option(
+        '--temporal <server>',
+        'the Temporal server: the dev server, or temporal-server on PostgreSQL',
+      )
+        .choices(['dev', 'cluster'])
+        .default('dev'),
+    )
     .action(async (kase, o) =>
-      (await import('./chaos/command')).chaosCommand({ case: kase, executions: o.executions }),
+      (await import('./chaos/command')).chaosCommand({
+        case: kase,
+        executions: o.executions,
+        temporal: o.temporal,
+      }),
     );
 
   addBenchCommands(program);

@@ -1,1 +1,2 @@
+export { installTemporalRuntime } from './temporal-runtime';
 export { createWorker, type WorkerOptions } from './worker';

@@ -79,7 +79,9 @@ describe('runSandboxedCode', () => {
       const timeoutMs = 200;
       const started = performance.now();
       const error = await expectCode('while (true) {}', 'code_timeout', { timeoutMs });
-      expect(performance.now() - started).toBeLessThan(timeoutMs * 2);
+      // The loop never ends on its own: stopping at all is the deadline's work. The bound, with room
+      // for a busy machine, tells it from something far later.
+      expect(performance.now() - started).toBeLessThan(timeoutMs + 5_000);
       expect(error.message).toContain('200 ms');
     });
 

@@ -5,6 +5,7 @@ import type { VerbArgs } from '../context';
 import type { SecretBox } from '../encryption';
 import { AppError } from '../errors';
 import { openModuleConfig } from '../modules/module-store';
+import { OutboundHttpError } from '../outbound-http/errors';
 import type { ChatProviderDeps } from './send';
 
 const TemplatePage = z.object({
@@ -74,7 +75,13 @@ async function everyPage<T>(
   const items: T[] = [];
   let url: string | undefined = first;
   for (let page = 0; url && page < MAX_PAGES; page++) {
-    const response = await deps.http.request({ method: 'GET', url, headers, timeoutMs: 30_000 });
+    const response = await deps.http
+      .request({ method: 'GET', url, headers, timeoutMs: 30_000 })
+      .catch((error: unknown) => {
+        // Unreachable (DNS, refused, timeout, a blocked address): answered like a refusal, not a 500.
+        if (!(error instanceof OutboundHttpError)) throw error;
+        throw new AppError('conflict', `The chat provider could not be reached: ${error.message}`);
+      });
     if (response.status !== 200) {
       throw new AppError(
         'conflict',

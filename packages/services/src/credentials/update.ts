@@ -2,7 +2,7 @@ import { schema, withTenant } from '@weft/db';
 import { eq } from 'drizzle-orm';
 import { recordAudit } from '../audit-logs/record';
 import type { VerbArgs } from '../context';
-import { notFound, validationError } from '../errors';
+import { AppError, notFound } from '../errors';
 import { uniqueNameConflict } from './conflicts';
 import type { CredentialDeps } from './create';
 import type { CredentialUpdateInput } from './credential-input';
@@ -21,9 +21,14 @@ export async function updateCredential({
   return withTenant(ctx.db, ctx.organizationId, async (tx) => {
     const existing = await findCredentialRow(tx, ctx.organizationId, input.id, true);
     if (existing.type !== next.type) {
-      throw validationError({
-        type: [`A credential keeps its type (${existing.type}); create a new one instead`],
-      });
+      // The body is valid; the stored credential's type is what it conflicts with.
+      throw new AppError(
+        'conflict',
+        `A credential keeps its type (${existing.type}); create a new one instead.`,
+        {
+          type: [`A credential keeps its type (${existing.type}); create a new one instead`],
+        },
+      );
     }
     const kept = openCredentialSecrets(existing.secretCiphertext, deps.secrets);
     const secretKeys: readonly string[] = CREDENTIAL_TYPES[next.type].secrets;

@@ -239,8 +239,9 @@ describe('with 127.0.0.0/8 allowlisted', () => {
   const dns = fakeDns({ 'pinned.test': ['127.0.0.1'], 'slow-dns.test': 'hang', 'tls.test': ['127.0.0.1'] });
   const client = createOutboundHttpClient({ allowlist: ['127.0.0.0/8'], lookup: dns.lookup });
   afterAll(() => client.close());
+  // Generous: a local request can take seconds on a busy machine. Timeout tests set their own.
   const send = (req: Partial<OutboundRequest> & { url: string }) =>
-    client.request({ method: 'GET', timeoutMs: 3000, ...req });
+    client.request({ method: 'GET', timeoutMs: 30_000, ...req });
 
   it('GETs: status, headers, body and final URL', async () => {
     const res = await send({ url: main.url('/created?x=1') });
@@ -370,23 +371,25 @@ describe('with 127.0.0.0/8 allowlisted', () => {
     expect(res.url).toBe(to);
   });
 
+  // The servers below never finish: a timeout at all proves the deadline works. The bounds only
+  // tell "about timeoutMs" from a later default, with room for a busy machine.
   it('times out a server that never answers, within about timeoutMs', async () => {
     const started = performance.now();
     const error = await refusal(send({ url: main.url('/hang'), timeoutMs: 300 }));
     expect(error.code).toBe('timeout');
-    expect(performance.now() - started).toBeLessThan(1500);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('times out a body that drips forever', async () => {
     const started = performance.now();
     expect((await refusal(send({ url: main.url('/drip'), timeoutMs: 300 }))).code).toBe('timeout');
-    expect(performance.now() - started).toBeLessThan(1500);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('times out while DNS hangs', async () => {
     const started = performance.now();
     expect((await refusal(send({ url: 'http://slow-dns.test/', timeoutMs: 200 }))).code).toBe('timeout');
-    expect(performance.now() - started).toBeLessThan(1500);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it("throws the caller's abort reason", async () => {

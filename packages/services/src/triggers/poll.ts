@@ -69,13 +69,14 @@ export async function fetchItems(
   http: OutboundHttpClient,
   config: PollingTriggerConfig,
   authHeaders: Record<string, string>,
+  timeoutMs = POLL_TIMEOUT_MS,
 ): Promise<unknown[]> {
   const response = await http
     .request({
       method: config.method,
       url: config.url,
       headers: { accept: 'application/json', ...(config.headers ?? {}), ...authHeaders },
-      timeoutMs: POLL_TIMEOUT_MS,
+      timeoutMs,
       maxResponseBytes: POLL_MAX_RESPONSE_BYTES,
       maxRedirects: 3,
     })

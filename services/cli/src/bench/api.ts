@@ -2,10 +2,10 @@ import path from 'node:path';
 import { connectDatabase, schema, withTenant } from '@weft/db';
 import { createApiKey, createOrganization } from '@weft/services';
 import postgres from 'postgres';
-import { spawnService, stopChild, waitForHttp } from '../children';
+import { runLogDirectory, spawnService, stopChild, waitForHttp } from '../children';
 import { openDatabase } from '../database';
 import { freePortOnLoopback } from '../free-port';
-import { loadCliEnv, PROJECT_ROOT } from '../project';
+import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
 import { type LoadRequest, runLoad } from './load';
 import { processMemory } from './process-memory';
 import { progressReporter } from './progress';
@@ -107,14 +107,18 @@ export async function benchApiCommand(options: {
   await admin`vacuum analyze workflows`;
 
   const port = await freePortOnLoopback();
-  const server = spawnService(path.join(PROJECT_ROOT, 'services/api/src/main.ts'), {
-    DATABASE_URL: database.appUrl,
-    PORT: String(port),
-    APP_URL: `http://127.0.0.1:${port}`,
-    RATE_LIMIT_PER_KEY: '1000000000',
-    RATE_LIMIT_PER_ORG: '1000000000',
-    TEMPORAL_ADDRESS: '',
-  });
+  const server = spawnService(
+    path.join(PROJECT_ROOT, 'services/api/src/main.ts'),
+    {
+      DATABASE_URL: database.appUrl,
+      PORT: String(port),
+      APP_URL: `http://127.0.0.1:${port}`,
+      RATE_LIMIT_PER_KEY: '1000000000',
+      RATE_LIMIT_PER_ORG: '1000000000',
+      TEMPORAL_ADDRESS: '',
+    },
+    { logFile: path.join(runLogDirectory(dataPath(env), 'bench-api'), 'api.log') },
+  );
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
     await waitForHttp(`${baseUrl}/healthz`, 60_000, () => server.exitCode === null);

@@ -67,7 +67,6 @@ export async function benchEngineCommand(options: {
     temporalConfig: options.temporalConfig,
     layout: options.layout,
     external: options.external,
-    quiet: options.json,
   });
   const { call, client, admin, worker, api, probe } = stack;
   const watcher = createTerminalWatcher(admin);

@@ -10,9 +10,9 @@ import {
   executionPageQueries,
 } from '@weft/services';
 import postgres from 'postgres';
-import { spawnService, stopChild, waitForHttp } from '../children';
+import { runLogDirectory, spawnService, stopChild, waitForHttp } from '../children';
 import { freePortOnLoopback } from '../free-port';
-import { loadCliEnv, PROJECT_ROOT } from '../project';
+import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
 
 const PER_PAGE = 100;
 const PAGES = [1, 50, 500, 5000];
@@ -71,7 +71,7 @@ function scans(node: PlanNode, into: string[] = []): string[] {
  */
 export async function benchExecutionsPagingCommand(options: { rows: number; json: boolean }) {
   // APP_KEY (from .env) is what the API process below needs from the environment.
-  loadCliEnv();
+  const env = loadCliEnv();
   const say = (line: string) => {
     if (!options.json) process.stdout.write(`${line}\n`);
   };
@@ -136,9 +136,8 @@ export async function benchExecutionsPagingCommand(options: { rows: number; json
         RATE_LIMIT_PER_ORG: '1000000000',
         TEMPORAL_ADDRESS: '',
         RUN_WORKER: 'false',
-        LOG_LEVEL: 'warn',
       },
-      { stdoutToStderr: options.json },
+      { logFile: path.join(runLogDirectory(dataPath(env), 'bench-executions'), 'api.log') },
     );
     const alive = server;
     await waitForHttp(`${baseUrl}/healthz`, 60_000, () => alive.exitCode === null);

@@ -6,9 +6,10 @@ import { Client, Connection } from '@temporalio/client';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
 import postgres from 'postgres';
-import { runStep, spawnService, stopChild, waitForHttp } from '../children';
+import { runLogDirectory, runStep, spawnService, stopChild, waitForHttp } from '../children';
 import { openDatabase } from '../database';
 import { freePortOnLoopback } from '../free-port';
+import { stopOnInterrupt } from '../interrupt';
 import { layoutServices, type ProcessLayout } from '../process-layout';
 import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
 import { createCostProbe } from './cost-probe';
@@ -39,8 +40,6 @@ export async function startBenchStack(
     temporalConfig?: string[];
     /** Process layout of API and worker; default: what `weft up` runs (WEFT_PROCESS_LAYOUT). */
     layout?: ProcessLayout;
-    /** Keep the services' standard output off ours (`--json`). */
-    quiet?: boolean;
     /**
      * An already running Temporal server to measure instead of a fresh dev server (its namespace
      * `default` must have the Weft search attributes), with its Prometheus endpoint and pid if known.
@@ -86,12 +85,14 @@ export async function startBenchStack(
   const profile = process.env.WEFT_BENCH_CPU_PROF;
   const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
   const layout = options.layout ?? env.WEFT_PROCESS_LAYOUT;
+  const logs = runLogDirectory(dataPath(env), 'bench');
+  process.stderr.write(`service logs: ${logs}\n`);
   const services = layoutServices(layout, env.WEFT_SERVICE_HEAP_MB).map((service) => ({
     role: service.role,
     child: spawnService(
       service.entry,
       { ...serviceEnv, ...service.env },
-      { nodeArgs: [...service.nodeArgs, ...profiling], stdoutToStderr: options.quiet },
+      { nodeArgs: [...service.nodeArgs, ...profiling], logFile: path.join(logs, `${service.role}.log`) },
     ),
   }));
   const childOf = (role: 'api' | 'worker') =>
@@ -108,7 +109,7 @@ export async function startBenchStack(
   const base = `http://127.0.0.1:${port}`;
   let organizationId: string | undefined;
 
-  const stop = async () => {
+  const stopEverything = async () => {
     for (const service of [...services].reverse()) await stopChild(service.child);
     await connection.close();
     await temporal.stop();
@@ -116,6 +117,11 @@ export async function startBenchStack(
     await admin.end();
     await database.stop();
     await rm(dir, { recursive: true, force: true });
+  };
+  const forgetInterrupt = stopOnInterrupt(stopEverything);
+  const stop = async () => {
+    forgetInterrupt();
+    await stopEverything();
   };
 
   try {

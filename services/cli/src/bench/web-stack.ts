@@ -3,10 +3,10 @@ import path from 'node:path';
 import { connectDatabase } from '@weft/db';
 import { createOrganization, createUser } from '@weft/services';
 import { type Browser, chromium } from 'playwright-core';
-import { spawnService, stopChild, waitForHttp } from '../children';
+import { runLogDirectory, spawnService, stopChild, waitForHttp } from '../children';
 import { openDatabase } from '../database';
 import { freePortOnLoopback } from '../free-port';
-import { loadCliEnv, PROJECT_ROOT } from '../project';
+import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
 import { ensureWebBuild } from '../web-build';
 
 /**
@@ -33,12 +33,16 @@ export async function startWebBench() {
   });
   const port = await freePortOnLoopback();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const server = spawnService(path.join(PROJECT_ROOT, 'services/api/src/main.ts'), {
-    DATABASE_URL: database.appUrl,
-    PORT: String(port),
-    APP_URL: baseUrl,
-    TEMPORAL_ADDRESS: '',
-  });
+  const server = spawnService(
+    path.join(PROJECT_ROOT, 'services/api/src/main.ts'),
+    {
+      DATABASE_URL: database.appUrl,
+      PORT: String(port),
+      APP_URL: baseUrl,
+      TEMPORAL_ADDRESS: '',
+    },
+    { logFile: path.join(runLogDirectory(dataPath(env), 'bench-web'), 'api.log') },
+  );
   let browser: Browser | undefined;
   const close = async () => {
     await browser?.close();

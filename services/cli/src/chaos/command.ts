@@ -12,12 +12,12 @@ type Fault = (stack: ChaosStack, say: (line: string) => void) => Promise<LedgerR
 
 const FAULTS: Record<ChaosCase, Fault> = {
   'temporal-kill': async (stack, say) => {
-    say('SIGKILL the Temporal dev server');
+    say('SIGKILL the Temporal server');
     await stack.faults.killTemporal();
     await sleep(5_000);
     const t0 = performance.now();
     await stack.faults.startTemporal();
-    say(`Temporal restarted on the same state file in ${Math.round(performance.now() - t0)} ms`);
+    say(`Temporal restarted on the same state in ${Math.round(performance.now() - t0)} ms`);
     return [];
   },
   'worker-api-kill': async (stack, say) => {
@@ -84,9 +84,16 @@ const FAULTS: Record<ChaosCase, Fault> = {
  * succeeds on retry, outbound deliveries), the case's fault a moment in, then the ledger. Exit
  * code 1 when any ledger line is wrong.
  */
-export async function chaosCommand(options: { case: ChaosCase; executions: number }): Promise<void> {
+export async function chaosCommand(options: {
+  case: ChaosCase;
+  executions: number;
+  temporal: 'dev' | 'cluster';
+}): Promise<void> {
   const say = (line: string) => process.stdout.write(`${line}\n`);
-  const stack = await startChaosStack({ workers: options.case === 'two-workers' ? 2 : 1 });
+  const stack = await startChaosStack({
+    workers: options.case === 'two-workers' ? 2 : 1,
+    temporal: options.temporal,
+  });
   const counter = await startCounter();
   const receiver = await startReceiver();
   try {
@@ -126,7 +133,7 @@ export async function chaosCommand(options: { case: ChaosCase; executions: numbe
     });
     const rows = await computeLedger({ stack, started, statuses, counter, hits: receiver.hits, webhookId });
     const pass = printLedger(
-      `chaos ${options.case}, ${started.length} executions`,
+      `chaos ${options.case} (Temporal ${options.temporal === 'cluster' ? 'temporal-server on PostgreSQL' : 'dev server'}), ${started.length} executions`,
       [...faultRows, ...rows],
       say,
     );

@@ -1,17 +1,65 @@
 import type { ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { enableAppRoleLogin, type RunningPostgres, runMigrations, startEmbeddedPostgres } from '@weft/db';
+import { ensureClusterBinaries, freeClusterPortRange, startCluster } from '@weft/temporal/cluster';
 import { resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
+import { setupTemporalNamespace } from '@weft/temporal/namespace-setup';
 import postgres from 'postgres';
-import { runStep, spawnService, stopChild, waitForHttp } from '../children';
+import { runLogDirectory, runStep, spawnService, stopChild, waitForHttp } from '../children';
 import { freePortOnLoopback } from '../free-port';
-import { derivedSecret, loadCliEnv, PROJECT_ROOT } from '../project';
+import { stopOnInterrupt } from '../interrupt';
+import { dataPath, derivedSecret, loadCliEnv, PROJECT_ROOT } from '../project';
 
 const TASK_QUEUE = 'weft-chaos';
 const API_ENTRY = path.join(PROJECT_ROOT, 'services/api/src/main.ts');
 const WORKER_ENTRY = path.join(PROJECT_ROOT, 'services/worker/src/main.ts');
+
+interface RunningTemporal {
+  address: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** The dev server on a state file and fixed ports: a restart finds its executions again. */
+async function devServerStarter(cliSetting: string | undefined, dbFile: string, log: (line: string) => void) {
+  const cli = await resolveTemporalCli(cliSetting, PROJECT_ROOT);
+  const ports = { port: await freePortOnLoopback(), uiPort: await freePortOnLoopback() };
+  return (): Promise<RunningTemporal> => startDevServer({ cli, dbFile, namespace: 'default', ...ports, log });
+}
+
+/**
+ * temporal-server as `weft up --temporal cluster` runs it, its state in this stack's PostgreSQL; the
+ * namespace step runs after the first start only (a restart must find it as it was).
+ */
+async function clusterStarter(adminUrl: string, log: (line: string) => void) {
+  const binaries = await ensureClusterBinaries(PROJECT_ROOT);
+  const url = new URL(adminUrl);
+  const db = {
+    host: url.hostname,
+    port: Number(url.port),
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+  };
+  const port = await freeClusterPortRange();
+  let namespaceReady = false;
+  return async (): Promise<RunningTemporal> => {
+    const server = await startCluster({
+      binaries,
+      db,
+      port,
+      dynamicConfigFile: path.join(PROJECT_ROOT, 'deploy', 'temporal', 'dynamicconfig.yaml'),
+      log,
+    });
+    if (!namespaceReady) {
+      await setupTemporalNamespace({ address: server.address, namespace: 'default', retentionDays: 1, log });
+      namespaceReady = true;
+    }
+    return server;
+  };
+}
 
 /**
  * A stack whose every part can be killed and brought back: unlike the bench stack (which reuses the
@@ -19,7 +67,11 @@ const WORKER_ENTRY = path.join(PROJECT_ROOT, 'services/worker/src/main.ts');
  * server state file, an API process and `workers` worker processes (split layout, as production).
  * Ports are picked once and kept, so a restarted part comes back where the others look for it.
  */
-export async function startChaosStack(options: { workers: number }) {
+export async function startChaosStack(options: {
+  workers: number;
+  /** `cluster`: the production server (temporal-server on this stack's PostgreSQL) instead of the dev server. */
+  temporal?: 'dev' | 'cluster';
+}) {
   const env = loadCliEnv();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'weft-chaos-'));
   const pgPort = await freePortOnLoopback();
@@ -40,11 +92,14 @@ export async function startChaosStack(options: { workers: number }) {
   await enableAppRoleLogin(adminUrl, appPassword);
   const appUrl = `postgres://weft_app:${appPassword}@127.0.0.1:${pgPort}/weft`;
 
-  const cli = await resolveTemporalCli(env.TEMPORAL_CLI, PROJECT_ROOT);
-  const temporalPorts = { port: await freePortOnLoopback(), uiPort: await freePortOnLoopback() };
-  const startTemporal = () =>
-    startDevServer({ cli, dbFile: path.join(dir, 'temporal.db'), namespace: 'default', ...temporalPorts });
-  let temporal: Awaited<ReturnType<typeof startTemporal>> | undefined = await startTemporal();
+  const logs = runLogDirectory(dataPath(env), 'chaos');
+  process.stderr.write(`service logs: ${logs}\n`);
+  const temporalLog = (line: string) => appendFileSync(path.join(logs, 'temporal.log'), `${line}\n`);
+  const startTemporal =
+    options.temporal === 'cluster'
+      ? await clusterStarter(adminUrl, temporalLog)
+      : await devServerStarter(env.TEMPORAL_CLI, path.join(dir, 'temporal.db'), temporalLog);
+  let temporal: RunningTemporal | undefined = await startTemporal();
 
   const port = await freePortOnLoopback();
   const bundlePath = path.join(dir, 'workflow-bundle.js');
@@ -62,6 +117,7 @@ export async function startChaosStack(options: { workers: number }) {
     RUN_WORKER: 'false',
   };
   // A service that exits without our kill (a crash) is a finding in itself: the ledger lists it.
+  let workerCount = 0;
   const deaths: string[] = [];
   const killed = new Set<ChildProcess>();
   let stopping = false;
@@ -80,9 +136,12 @@ export async function startChaosStack(options: { workers: number }) {
     return child;
   };
   const spawnApi = (): ChildProcess =>
-    watch('api', spawnService(API_ENTRY, serviceEnv, { stdoutToStderr: true }));
+    watch('api', spawnService(API_ENTRY, serviceEnv, { logFile: path.join(logs, 'api.log') }));
   const spawnWorker = (): ChildProcess =>
-    watch('worker', spawnService(WORKER_ENTRY, serviceEnv, { stdoutToStderr: true }));
+    watch(
+      'worker',
+      spawnService(WORKER_ENTRY, serviceEnv, { logFile: path.join(logs, `worker-${++workerCount}.log`) }),
+    );
   let api: ChildProcess = spawnApi();
   let workers: ChildProcess[] = Array.from({ length: options.workers }, spawnWorker);
   const base = `http://127.0.0.1:${port}`;
@@ -98,7 +157,7 @@ export async function startChaosStack(options: { workers: number }) {
     await exited;
   };
 
-  const stop = async () => {
+  const stopEverything = async () => {
     stopping = true;
     for (const child of [api, ...workers]) await stopChild(child);
     await temporal?.stop();
@@ -106,6 +165,11 @@ export async function startChaosStack(options: { workers: number }) {
     await pg?.stop();
     await rm(pgDataDir, { recursive: true, force: true });
     await rm(dir, { recursive: true, force: true });
+  };
+  const forgetInterrupt = stopOnInterrupt(stopEverything);
+  const stop = async () => {
+    forgetInterrupt();
+    await stopEverything();
   };
 
   try {

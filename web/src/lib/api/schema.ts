@@ -1539,10 +1539,46 @@ export interface components {
             created_at: string;
             updated_at: string;
         };
-        /** @description chat: {provider: "cloud", business_account_id, phone_number_id, access_token, app_secret, verify_token} or {provider: "gateway", account_sid, auth_token, from_number}; email: {host, port, security: tls|starttls|none, allow_insecure?, username?, password?, from_email, from_name?}; ai: {provider: openai|anthropic, base_url, api_key, default_model}. A secret field left out keeps the stored one (same provider). */
+        /** @description The config of the module in the path: chat takes the `cloud` or the `gateway` provider config, email the SMTP config, ai the provider config. A secret field left out keeps the stored one (same provider); without a stored one it is required. */
         ModuleConfig: {
-            [key: string]: unknown;
-        };
+            [key: string]: components["schemas"]["JsonValue"];
+        } & ({
+            /** @constant */
+            provider: "cloud";
+            business_account_id: string;
+            phone_number_id: string;
+            access_token?: string;
+            app_secret?: string;
+            verify_token?: string;
+        } | {
+            /** @constant */
+            provider: "gateway";
+            account_sid: string;
+            auth_token?: string;
+            from_number: string;
+        } | ({
+            host: string;
+            port: number;
+            /** @enum {string} */
+            security: "tls" | "starttls" | "none";
+            allow_insecure?: boolean;
+            username?: string;
+            password?: string;
+            from_email: string;
+            from_name?: string;
+        } | {
+            /** @enum {unknown} */
+            security?: "tls" | "starttls";
+        } | {
+            /** @constant */
+            allow_insecure: true;
+        }) | {
+            /** @enum {string} */
+            provider: "openai" | "anthropic";
+            base_url: string;
+            api_key?: string;
+            default_model: string;
+        });
         ModuleCheck: {
             ok: boolean;
             message: string;
@@ -1627,6 +1663,13 @@ export interface components {
                 message: string;
             };
         };
+        /** @description Any JSON value; strings and keys hold no NUL character */
+        JsonValue: unknown;
+        /**
+         * @description An IANA time zone name
+         * @enum {string}
+         */
+        TimeZone: "UTC" | "Africa/Abidjan" | "Africa/Accra" | "Africa/Addis_Ababa" | "Africa/Algiers" | "Africa/Asmera" | "Africa/Bamako" | "Africa/Bangui" | "Africa/Banjul" | "Africa/Bissau" | "Africa/Blantyre" | "Africa/Brazzaville" | "Africa/Bujumbura" | "Africa/Cairo" | "Africa/Casablanca" | "Africa/Ceuta" | "Africa/Conakry" | "Africa/Dakar" | "Africa/Dar_es_Salaam" | "Africa/Djibouti" | "Africa/Douala" | "Africa/El_Aaiun" | "Africa/Freetown" | "Africa/Gaborone" | "Africa/Harare" | "Africa/Johannesburg" | "Africa/Juba" | "Africa/Kampala" | "Africa/Khartoum" | "Africa/Kigali" | "Africa/Kinshasa" | "Africa/Lagos" | "Africa/Libreville" | "Africa/Lome" | "Africa/Luanda" | "Africa/Lubumbashi" | "Africa/Lusaka" | "Africa/Malabo" | "Africa/Maputo" | "Africa/Maseru" | "Africa/Mbabane" | "Africa/Mogadishu" | "Africa/Monrovia" | "Africa/Nairobi" | "Africa/Ndjamena" | "Africa/Niamey" | "Africa/Nouakchott" | "Africa/Ouagadougou" | "Africa/Porto-Novo" | "Africa/Sao_Tome" | "Africa/Tripoli" | "Africa/Tunis" | "Africa/Windhoek" | "America/Adak" | "America/Anchorage" | "America/Anguilla" | "America/Antigua" | "America/Araguaina" | "America/Argentina/La_Rioja" | "America/Argentina/Rio_Gallegos" | "America/Argentina/Salta" | "America/Argentina/San_Juan" | "America/Argentina/San_Luis" | "America/Argentina/Tucuman" | "America/Argentina/Ushuaia" | "America/Aruba" | "America/Asuncion" | "America/Bahia" | "America/Bahia_Banderas" | "America/Barbados" | "America/Belem" | "America/Belize" | "America/Blanc-Sablon" | "America/Boa_Vista" | "America/Bogota" | "America/Boise" | "America/Buenos_Aires" | "America/Cambridge_Bay" | "America/Campo_Grande" | "America/Cancun" | "America/Caracas" | "America/Catamarca" | "America/Cayenne" | "America/Cayman" | "America/Chicago" | "America/Chihuahua" | "America/Ciudad_Juarez" | "America/Coral_Harbour" | "America/Cordoba" | "America/Costa_Rica" | "America/Coyhaique" | "America/Creston" | "America/Cuiaba" | "America/Curacao" | "America/Danmarkshavn" | "America/Dawson" | "America/Dawson_Creek" | "America/Denver" | "America/Detroit" | "America/Dominica" | "America/Edmonton" | "America/Eirunepe" | "America/El_Salvador" | "America/Fort_Nelson" | "America/Fortaleza" | "America/Glace_Bay" | "America/Godthab" | "America/Goose_Bay" | "America/Grand_Turk" | "America/Grenada" | "America/Guadeloupe" | "America/Guatemala" | "America/Guayaquil" | "America/Guyana" | "America/Halifax" | "America/Havana" | "America/Hermosillo" | "America/Indiana/Knox" | "America/Indiana/Marengo" | "America/Indiana/Petersburg" | "America/Indiana/Tell_City" | "America/Indiana/Vevay" | "America/Indiana/Vincennes" | "America/Indiana/Winamac" | "America/Indianapolis" | "America/Inuvik" | "America/Iqaluit" | "America/Jamaica" | "America/Jujuy" | "America/Juneau" | "America/Kentucky/Monticello" | "America/Kralendijk" | "America/La_Paz" | "America/Lima" | "America/Los_Angeles" | "America/Louisville" | "America/Lower_Princes" | "America/Maceio" | "America/Managua" | "America/Manaus" | "America/Marigot" | "America/Martinique" | "America/Matamoros" | "America/Mazatlan" | "America/Mendoza" | "America/Menominee" | "America/Merida" | "America/Metlakatla" | "America/Mexico_City" | "America/Miquelon" | "America/Moncton" | "America/Monterrey" | "America/Montevideo" | "America/Montserrat" | "America/Nassau" | "America/New_York" | "America/Nome" | "America/Noronha" | "America/North_Dakota/Beulah" | "America/North_Dakota/Center" | "America/North_Dakota/New_Salem" | "America/Ojinaga" | "America/Panama" | "America/Paramaribo" | "America/Phoenix" | "America/Port-au-Prince" | "America/Port_of_Spain" | "America/Porto_Velho" | "America/Puerto_Rico" | "America/Punta_Arenas" | "America/Rankin_Inlet" | "America/Recife" | "America/Regina" | "America/Resolute" | "America/Rio_Branco" | "America/Santarem" | "America/Santiago" | "America/Santo_Domingo" | "America/Sao_Paulo" | "America/Scoresbysund" | "America/Sitka" | "America/St_Barthelemy" | "America/St_Johns" | "America/St_Kitts" | "America/St_Lucia" | "America/St_Thomas" | "America/St_Vincent" | "America/Swift_Current" | "America/Tegucigalpa" | "America/Thule" | "America/Tijuana" | "America/Toronto" | "America/Tortola" | "America/Vancouver" | "America/Whitehorse" | "America/Winnipeg" | "America/Yakutat" | "Antarctica/Casey" | "Antarctica/Davis" | "Antarctica/DumontDUrville" | "Antarctica/Macquarie" | "Antarctica/Mawson" | "Antarctica/McMurdo" | "Antarctica/Palmer" | "Antarctica/Rothera" | "Antarctica/Syowa" | "Antarctica/Troll" | "Antarctica/Vostok" | "Arctic/Longyearbyen" | "Asia/Aden" | "Asia/Almaty" | "Asia/Amman" | "Asia/Anadyr" | "Asia/Aqtau" | "Asia/Aqtobe" | "Asia/Ashgabat" | "Asia/Atyrau" | "Asia/Baghdad" | "Asia/Bahrain" | "Asia/Baku" | "Asia/Bangkok" | "Asia/Barnaul" | "Asia/Beirut" | "Asia/Bishkek" | "Asia/Brunei" | "Asia/Calcutta" | "Asia/Chita" | "Asia/Colombo" | "Asia/Damascus" | "Asia/Dhaka" | "Asia/Dili" | "Asia/Dubai" | "Asia/Dushanbe" | "Asia/Famagusta" | "Asia/Gaza" | "Asia/Hebron" | "Asia/Hong_Kong" | "Asia/Hovd" | "Asia/Irkutsk" | "Asia/Jakarta" | "Asia/Jayapura" | "Asia/Jerusalem" | "Asia/Kabul" | "Asia/Kamchatka" | "Asia/Karachi" | "Asia/Katmandu" | "Asia/Khandyga" | "Asia/Krasnoyarsk" | "Asia/Kuala_Lumpur" | "Asia/Kuching" | "Asia/Kuwait" | "Asia/Macau" | "Asia/Magadan" | "Asia/Makassar" | "Asia/Manila" | "Asia/Muscat" | "Asia/Nicosia" | "Asia/Novokuznetsk" | "Asia/Novosibirsk" | "Asia/Omsk" | "Asia/Oral" | "Asia/Phnom_Penh" | "Asia/Pontianak" | "Asia/Pyongyang" | "Asia/Qatar" | "Asia/Qostanay" | "Asia/Qyzylorda" | "Asia/Rangoon" | "Asia/Riyadh" | "Asia/Saigon" | "Asia/Sakhalin" | "Asia/Samarkand" | "Asia/Seoul" | "Asia/Shanghai" | "Asia/Singapore" | "Asia/Srednekolymsk" | "Asia/Taipei" | "Asia/Tashkent" | "Asia/Tbilisi" | "Asia/Tehran" | "Asia/Thimphu" | "Asia/Tokyo" | "Asia/Tomsk" | "Asia/Ulaanbaatar" | "Asia/Urumqi" | "Asia/Ust-Nera" | "Asia/Vientiane" | "Asia/Vladivostok" | "Asia/Yakutsk" | "Asia/Yekaterinburg" | "Asia/Yerevan" | "Atlantic/Azores" | "Atlantic/Bermuda" | "Atlantic/Canary" | "Atlantic/Cape_Verde" | "Atlantic/Faeroe" | "Atlantic/Madeira" | "Atlantic/Reykjavik" | "Atlantic/South_Georgia" | "Atlantic/St_Helena" | "Atlantic/Stanley" | "Australia/Adelaide" | "Australia/Brisbane" | "Australia/Broken_Hill" | "Australia/Darwin" | "Australia/Eucla" | "Australia/Hobart" | "Australia/Lindeman" | "Australia/Lord_Howe" | "Australia/Melbourne" | "Australia/Perth" | "Australia/Sydney" | "Europe/Amsterdam" | "Europe/Andorra" | "Europe/Astrakhan" | "Europe/Athens" | "Europe/Belgrade" | "Europe/Berlin" | "Europe/Bratislava" | "Europe/Brussels" | "Europe/Bucharest" | "Europe/Budapest" | "Europe/Busingen" | "Europe/Chisinau" | "Europe/Copenhagen" | "Europe/Dublin" | "Europe/Gibraltar" | "Europe/Guernsey" | "Europe/Helsinki" | "Europe/Isle_of_Man" | "Europe/Istanbul" | "Europe/Jersey" | "Europe/Kaliningrad" | "Europe/Kiev" | "Europe/Kirov" | "Europe/Lisbon" | "Europe/Ljubljana" | "Europe/London" | "Europe/Luxembourg" | "Europe/Madrid" | "Europe/Malta" | "Europe/Mariehamn" | "Europe/Minsk" | "Europe/Monaco" | "Europe/Moscow" | "Europe/Oslo" | "Europe/Paris" | "Europe/Podgorica" | "Europe/Prague" | "Europe/Riga" | "Europe/Rome" | "Europe/Samara" | "Europe/San_Marino" | "Europe/Sarajevo" | "Europe/Saratov" | "Europe/Simferopol" | "Europe/Skopje" | "Europe/Sofia" | "Europe/Stockholm" | "Europe/Tallinn" | "Europe/Tirane" | "Europe/Ulyanovsk" | "Europe/Vaduz" | "Europe/Vatican" | "Europe/Vienna" | "Europe/Vilnius" | "Europe/Volgograd" | "Europe/Warsaw" | "Europe/Zagreb" | "Europe/Zurich" | "Indian/Antananarivo" | "Indian/Chagos" | "Indian/Christmas" | "Indian/Cocos" | "Indian/Comoro" | "Indian/Kerguelen" | "Indian/Mahe" | "Indian/Maldives" | "Indian/Mauritius" | "Indian/Mayotte" | "Indian/Reunion" | "Pacific/Apia" | "Pacific/Auckland" | "Pacific/Bougainville" | "Pacific/Chatham" | "Pacific/Easter" | "Pacific/Efate" | "Pacific/Enderbury" | "Pacific/Fakaofo" | "Pacific/Fiji" | "Pacific/Funafuti" | "Pacific/Galapagos" | "Pacific/Gambier" | "Pacific/Guadalcanal" | "Pacific/Guam" | "Pacific/Honolulu" | "Pacific/Kiritimati" | "Pacific/Kosrae" | "Pacific/Kwajalein" | "Pacific/Majuro" | "Pacific/Marquesas" | "Pacific/Midway" | "Pacific/Nauru" | "Pacific/Niue" | "Pacific/Norfolk" | "Pacific/Noumea" | "Pacific/Pago_Pago" | "Pacific/Palau" | "Pacific/Pitcairn" | "Pacific/Ponape" | "Pacific/Port_Moresby" | "Pacific/Rarotonga" | "Pacific/Saipan" | "Pacific/Tahiti" | "Pacific/Tarawa" | "Pacific/Tongatapu" | "Pacific/Truk" | "Pacific/Wake" | "Pacific/Wallis";
     };
     responses: never;
     parameters: never;
@@ -1679,9 +1722,10 @@ export interface operations {
                 "application/json": {
                     organization_name: string;
                     name: string;
-                    /** Format: email */
                     email: string;
                     password: string;
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };
@@ -1757,6 +1801,8 @@ export interface operations {
                     email: string;
                     password: string;
                     captcha_token?: string;
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };
@@ -1837,10 +1883,12 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     code?: string;
                     recovery_code?: string;
-                };
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) & (unknown | unknown);
             };
         };
         responses: {
@@ -1922,11 +1970,12 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    /** Format: email */
                     email: string;
                     password: string;
                     organization_name?: string;
                     captcha_token?: string;
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };
@@ -2019,6 +2068,8 @@ export interface operations {
                 "application/json": {
                     email: string;
                     captcha_token?: string;
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };
@@ -2093,6 +2144,8 @@ export interface operations {
                 "application/json": {
                     token: string;
                     password: string;
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };
@@ -2220,6 +2273,8 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     password: string;
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };
@@ -2445,6 +2500,8 @@ export interface operations {
             content: {
                 "application/json": {
                     organization_id: string;
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };
@@ -2528,6 +2585,8 @@ export interface operations {
                 "application/json": {
                     current_password: string;
                     new_password: string;
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };
@@ -2697,6 +2756,8 @@ export interface operations {
             content: {
                 "application/json": {
                     code: string;
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };
@@ -2788,6 +2849,8 @@ export interface operations {
             content: {
                 "application/json": {
                     code: string;
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };
@@ -3245,6 +3308,8 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     role: "admin" | "editor" | "viewer";
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };
@@ -3411,10 +3476,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: email */
                     email: string;
                     /** @enum {string} */
                     role: "admin" | "editor" | "viewer";
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };
@@ -3659,14 +3725,14 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     name: string;
                     description?: string | null;
                     /** @enum {string} */
                     trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat" | "trigger.event" | "trigger.manual" | "trigger.schedule" | "trigger.polling" | "trigger.webhook" | "trigger.chat";
                     /** @default {} */
                     trigger_config?: {
-                        [key: string]: unknown;
+                        [key: string]: components["schemas"]["JsonValue"];
                     };
                     /**
                      * @default draft
@@ -3674,14 +3740,14 @@ export interface operations {
                      */
                     status?: "active" | "inactive" | "draft";
                     /** @default [] */
-                    nodes?: {
+                    nodes?: ({
                         id: string;
                         /** @enum {string} */
                         type: "action.http_request" | "action.transform" | "action.condition" | "action.switch" | "action.loop" | "action.merge" | "action.delay" | "action.wait_for_event" | "action.code" | "action.email.send" | "action.chat.send" | "action.chat.send_template" | "action.ai.prompt" | "action.event.publish" | "action.workflow.execute" | "email_send";
                         name?: string;
                         /** @default {} */
                         config?: {
-                            [key: string]: unknown;
+                            [key: string]: components["schemas"]["JsonValue"];
                         };
                         /**
                          * @default continue
@@ -3691,21 +3757,29 @@ export interface operations {
                         position?: {
                             x: number;
                             y: number;
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
                         };
-                    }[];
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    })[];
                     /** @default [] */
-                    edges?: {
+                    edges?: ({
                         id?: string;
                         source: string;
                         target: string;
                         source_handle?: string | null;
-                    }[];
-                    notes?: {
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    })[];
+                    notes?: ({
                         id: string;
                         text: string;
                         position: {
                             x: number;
                             y: number;
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
                         };
                         width?: number;
                         height?: number;
@@ -3714,8 +3788,76 @@ export interface operations {
                          * @enum {string}
                          */
                         color?: "yellow" | "blue" | "green" | "pink" | "gray";
-                    }[];
-                };
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    })[];
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) & ({
+                    /** @enum {unknown} */
+                    trigger_type?: "event" | "trigger.event";
+                    trigger_config: {
+                        event: string;
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    trigger_type?: "manual" | "trigger.manual";
+                    trigger_config?: {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    trigger_type?: "schedule" | "trigger.schedule";
+                    trigger_config: {
+                        /** @description Five fields: minute hour day-of-month month day-of-week (values, *, ranges, steps, lists, English names). A pattern no date matches (`0 0 30 2 *`) is refused. */
+                        cron: string;
+                        timezone?: components["schemas"]["TimeZone"];
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    trigger_type?: "polling" | "trigger.polling";
+                    trigger_config: ({
+                        url: string;
+                        /**
+                         * @default GET
+                         * @enum {string}
+                         */
+                        method?: "GET" | "POST";
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        /** Format: uuid */
+                        credential_id?: string;
+                        interval_minutes?: number;
+                        /** @description Five fields: minute hour day-of-month month day-of-week (values, *, ranges, steps, lists, English names). A pattern no date matches (`0 0 30 2 *`) is refused. */
+                        cron?: string;
+                        timezone?: components["schemas"]["TimeZone"];
+                        items_path?: string;
+                        dedup_key?: string;
+                        /** @default true */
+                        baseline?: boolean;
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    }) & (unknown | unknown);
+                } | {
+                    /** @enum {unknown} */
+                    trigger_type?: "webhook" | "trigger.webhook";
+                    trigger_config?: {
+                        secret?: string | unknown | unknown;
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    trigger_type?: "chat" | "trigger.chat";
+                    trigger_config?: {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                });
             };
         };
         responses: {
@@ -3878,14 +4020,14 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     name: string;
                     description?: string | null;
                     /** @enum {string} */
                     trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat" | "trigger.event" | "trigger.manual" | "trigger.schedule" | "trigger.polling" | "trigger.webhook" | "trigger.chat";
                     /** @default {} */
                     trigger_config?: {
-                        [key: string]: unknown;
+                        [key: string]: components["schemas"]["JsonValue"];
                     };
                     /**
                      * @default draft
@@ -3893,14 +4035,14 @@ export interface operations {
                      */
                     status?: "active" | "inactive" | "draft";
                     /** @default [] */
-                    nodes?: {
+                    nodes?: ({
                         id: string;
                         /** @enum {string} */
                         type: "action.http_request" | "action.transform" | "action.condition" | "action.switch" | "action.loop" | "action.merge" | "action.delay" | "action.wait_for_event" | "action.code" | "action.email.send" | "action.chat.send" | "action.chat.send_template" | "action.ai.prompt" | "action.event.publish" | "action.workflow.execute" | "email_send";
                         name?: string;
                         /** @default {} */
                         config?: {
-                            [key: string]: unknown;
+                            [key: string]: components["schemas"]["JsonValue"];
                         };
                         /**
                          * @default continue
@@ -3910,21 +4052,29 @@ export interface operations {
                         position?: {
                             x: number;
                             y: number;
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
                         };
-                    }[];
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    })[];
                     /** @default [] */
-                    edges?: {
+                    edges?: ({
                         id?: string;
                         source: string;
                         target: string;
                         source_handle?: string | null;
-                    }[];
-                    notes?: {
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    })[];
+                    notes?: ({
                         id: string;
                         text: string;
                         position: {
                             x: number;
                             y: number;
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
                         };
                         width?: number;
                         height?: number;
@@ -3933,8 +4083,76 @@ export interface operations {
                          * @enum {string}
                          */
                         color?: "yellow" | "blue" | "green" | "pink" | "gray";
-                    }[];
-                };
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    })[];
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) & ({
+                    /** @enum {unknown} */
+                    trigger_type?: "event" | "trigger.event";
+                    trigger_config: {
+                        event: string;
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    trigger_type?: "manual" | "trigger.manual";
+                    trigger_config?: {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    trigger_type?: "schedule" | "trigger.schedule";
+                    trigger_config: {
+                        /** @description Five fields: minute hour day-of-month month day-of-week (values, *, ranges, steps, lists, English names). A pattern no date matches (`0 0 30 2 *`) is refused. */
+                        cron: string;
+                        timezone?: components["schemas"]["TimeZone"];
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    trigger_type?: "polling" | "trigger.polling";
+                    trigger_config: ({
+                        url: string;
+                        /**
+                         * @default GET
+                         * @enum {string}
+                         */
+                        method?: "GET" | "POST";
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        /** Format: uuid */
+                        credential_id?: string;
+                        interval_minutes?: number;
+                        /** @description Five fields: minute hour day-of-month month day-of-week (values, *, ranges, steps, lists, English names). A pattern no date matches (`0 0 30 2 *`) is refused. */
+                        cron?: string;
+                        timezone?: components["schemas"]["TimeZone"];
+                        items_path?: string;
+                        dedup_key?: string;
+                        /** @default true */
+                        baseline?: boolean;
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    }) & (unknown | unknown);
+                } | {
+                    /** @enum {unknown} */
+                    trigger_type?: "webhook" | "trigger.webhook";
+                    trigger_config?: {
+                        secret?: string | unknown | unknown;
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    trigger_type?: "chat" | "trigger.chat";
+                    trigger_config?: {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                });
             };
         };
         responses: {
@@ -4422,6 +4640,8 @@ export interface operations {
                 "application/json": {
                     name: string;
                     permissions: ("workflows.view" | "workflows.create" | "workflows.update" | "workflows.delete" | "workflows.execute" | "executions.view" | "executions.retry" | "executions.cancel" | "events.publish" | "webhooks.view" | "webhooks.manage" | "api_keys.view" | "api_keys.manage" | "audit.view" | "credentials.view" | "credentials.manage" | "modules.view" | "modules.manage" | "settings.view" | "settings.manage" | "users.view" | "users.manage" | "*")[];
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };
@@ -4734,8 +4954,10 @@ export interface operations {
             content: {
                 "application/json": {
                     input?: {
-                        [key: string]: unknown;
+                        [key: string]: components["schemas"]["JsonValue"];
                     };
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };
@@ -4836,8 +5058,10 @@ export interface operations {
                 "application/json": {
                     event: string;
                     payload: {
-                        [key: string]: unknown;
+                        [key: string]: components["schemas"]["JsonValue"];
                     };
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };
@@ -5895,6 +6119,8 @@ export interface operations {
                     url: string;
                     events: ("execution.completed" | "execution.failed" | "execution.partial" | "execution.waiting" | "workflow.created" | "workflow.updated" | "workflow.deleted")[];
                     secret?: string;
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };
@@ -6059,6 +6285,8 @@ export interface operations {
                     url: string;
                     events: ("execution.completed" | "execution.failed" | "execution.partial" | "execution.waiting" | "workflow.created" | "workflow.updated" | "workflow.deleted")[];
                     secret?: string;
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };
@@ -6470,14 +6698,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     name: string;
                     /** @enum {string} */
                     type: "http_bearer";
                     fields: {
                         token: string;
                     };
-                } | {
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) | ({
                     name: string;
                     /** @enum {string} */
                     type: "http_header";
@@ -6485,7 +6715,9 @@ export interface operations {
                         name: string;
                         value: string;
                     };
-                } | {
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) | ({
                     name: string;
                     /** @enum {string} */
                     type: "http_basic";
@@ -6493,14 +6725,18 @@ export interface operations {
                         username: string;
                         password: string;
                     };
-                } | {
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) | ({
                     name: string;
                     /** @enum {string} */
                     type: "webhook_secret";
                     fields: {
                         secret: string;
                     };
-                } | {
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) | ({
                     name: string;
                     /** @enum {string} */
                     type: "smtp";
@@ -6508,21 +6744,27 @@ export interface operations {
                         username?: string;
                         password?: string;
                     };
-                } | {
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) | ({
                     name: string;
                     /** @enum {string} */
                     type: "ai_openai";
                     fields: {
                         api_key: string;
                     };
-                } | {
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) | ({
                     name: string;
                     /** @enum {string} */
                     type: "ai_anthropic";
                     fields: {
                         api_key: string;
                     };
-                } | {
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) | ({
                     name: string;
                     /** @enum {string} */
                     type: "chat_cloud";
@@ -6530,7 +6772,9 @@ export interface operations {
                         access_token: string;
                         app_secret: string;
                     };
-                } | {
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) | ({
                     name: string;
                     /** @enum {string} */
                     type: "chat_gateway";
@@ -6538,7 +6782,9 @@ export interface operations {
                         account_sid: string;
                         auth_token: string;
                     };
-                };
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                });
             };
         };
         responses: {
@@ -6562,6 +6808,15 @@ export interface operations {
             };
             /** @description The API key lacks the permission */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6698,14 +6953,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
+                "application/json": ({
                     name: string;
                     /** @enum {string} */
                     type: "http_bearer";
                     fields: {
                         token?: string;
                     };
-                } | {
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) | ({
                     name: string;
                     /** @enum {string} */
                     type: "http_header";
@@ -6713,7 +6970,9 @@ export interface operations {
                         name: string;
                         value?: string;
                     };
-                } | {
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) | ({
                     name: string;
                     /** @enum {string} */
                     type: "http_basic";
@@ -6721,14 +6980,18 @@ export interface operations {
                         username: string;
                         password?: string;
                     };
-                } | {
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) | ({
                     name: string;
                     /** @enum {string} */
                     type: "webhook_secret";
                     fields: {
                         secret?: string;
                     };
-                } | {
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) | ({
                     name: string;
                     /** @enum {string} */
                     type: "smtp";
@@ -6736,21 +6999,27 @@ export interface operations {
                         username?: string;
                         password?: string;
                     };
-                } | {
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) | ({
                     name: string;
                     /** @enum {string} */
                     type: "ai_openai";
                     fields: {
                         api_key?: string;
                     };
-                } | {
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) | ({
                     name: string;
                     /** @enum {string} */
                     type: "ai_anthropic";
                     fields: {
                         api_key?: string;
                     };
-                } | {
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) | ({
                     name: string;
                     /** @enum {string} */
                     type: "chat_cloud";
@@ -6758,7 +7027,9 @@ export interface operations {
                         access_token?: string;
                         app_secret?: string;
                     };
-                } | {
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                }) | ({
                     name: string;
                     /** @enum {string} */
                     type: "chat_gateway";
@@ -6766,7 +7037,9 @@ export interface operations {
                         account_sid: string;
                         auth_token?: string;
                     };
-                };
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
+                });
             };
         };
         responses: {
@@ -6799,6 +7072,15 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7673,9 +7955,32 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    trigger_config: {
-                        [key: string]: unknown;
-                    };
+                    /** @description The polling trigger_config as a workflow would save it */
+                    trigger_config: ({
+                        url: string;
+                        /**
+                         * @default GET
+                         * @enum {string}
+                         */
+                        method?: "GET" | "POST";
+                        headers?: {
+                            [key: string]: string;
+                        };
+                        /** Format: uuid */
+                        credential_id?: string;
+                        interval_minutes?: number;
+                        /** @description Five fields: minute hour day-of-month month day-of-week (values, *, ranges, steps, lists, English names). A pattern no date matches (`0 0 30 2 *`) is refused. */
+                        cron?: string;
+                        timezone?: components["schemas"]["TimeZone"];
+                        items_path?: string;
+                        dedup_key?: string;
+                        /** @default true */
+                        baseline?: boolean;
+                    } & {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    }) & (unknown | unknown);
+                } & {
+                    [key: string]: components["schemas"]["JsonValue"];
                 };
             };
         };

@@ -5,17 +5,19 @@ export type WorkflowInput = paths['/workflows']['post']['requestBody']['content'
 
 /** A fetched workflow as the body PUT/POST take (the read-only fields dropped). */
 export function toWorkflowInput(workflow: Workflow, changes: Partial<WorkflowInput> = {}): WorkflowInput {
+  // The stored trigger type and config were validated together (the document pairs each type with
+  // its config schema, which the compiler cannot see in a stored workflow's separate fields).
   return {
     name: workflow.name,
     description: workflow.description,
     // Stored in canonical form, always one of the input's trigger types.
-    trigger_type: workflow.trigger_type as WorkflowInput['trigger_type'],
+    trigger_type: workflow.trigger_type,
     trigger_config: workflow.trigger_config,
-    status: workflow.status as WorkflowInput['status'],
-    nodes: workflow.nodes as WorkflowInput['nodes'],
-    edges: workflow.edges as WorkflowInput['edges'],
+    status: workflow.status,
+    nodes: workflow.nodes,
+    edges: workflow.edges,
     ...changes,
-  };
+  } as WorkflowInput;
 }
 
 /** The exported file: the workflow's definition, importable here or on another installation. */

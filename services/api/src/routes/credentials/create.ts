@@ -18,7 +18,7 @@ const route = createRoute({
     headers: IdempotencyHeader,
     body: { content: { 'application/json': { schema: CredentialInput } }, required: true },
   },
-  responses: { 201: jsonContent(Credential, 'The credential, secrets masked'), ...errorResponses(422) },
+  responses: { 201: jsonContent(Credential, 'The credential, secrets masked'), ...errorResponses(409, 422) },
 });
 
 export function registerCreateCredential(app: OpenAPIHono<AppEnv>, deps: CredentialDeps) {

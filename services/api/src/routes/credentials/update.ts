@@ -17,7 +17,10 @@ const route = createRoute({
     params: IdParam,
     body: { content: { 'application/json': { schema: CredentialUpdateInput } }, required: true },
   },
-  responses: { 200: jsonContent(Credential, 'The credential, secrets masked'), ...errorResponses(404, 422) },
+  responses: {
+    200: jsonContent(Credential, 'The credential, secrets masked'),
+    ...errorResponses(404, 409, 422),
+  },
 });
 
 export function registerUpdateCredential(app: OpenAPIHono<AppEnv>, deps: CredentialDeps) {
