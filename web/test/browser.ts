@@ -50,7 +50,7 @@ export async function newContext(
     extraHTTPHeaders: { 'X-Forwarded-For': `203.0.113.${clientSeq % 250}` },
   });
   // Fail with Playwright's own message (what it waited for) well before the test's timeout.
-  context.setDefaultTimeout(8_000);
+  context.setDefaultTimeout(30_000);
   return context;
 }
 

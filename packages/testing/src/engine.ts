@@ -226,12 +226,12 @@ export async function createEngineHarness(
       const { organizationId, key } = await createOrgWithKey(db.app.db, name);
       return { organizationId, key };
     },
-    async waitForExecution(key, id, done, timeoutMs = 20_000) {
+    async waitForExecution(key, id, done, timeoutMs = 60_000) {
       const polled = await pollExecution(request, key, id, { done, timeoutMs, intervalMs: 50 });
       if (!polled.timedOut) return polled.execution;
       throw new Error(`execution ${id} did not reach the expected state: ${JSON.stringify(polled.last)}`);
     },
-    async waitForResult(executionId, timeoutMs = 20_000) {
+    async waitForResult(executionId, timeoutMs = 60_000) {
       const handle = client.workflow.getHandle(`exec-${executionId}`);
       if (!timeSkipping) return handle.result();
       const deadline = Date.now() + timeoutMs;

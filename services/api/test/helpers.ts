@@ -117,7 +117,7 @@ export async function countRows(admin: Sql, table: string, organizationId?: stri
  * Rate-limit windows are calendar minutes of the database clock. A test that counts requests
  * waits for a fresh minute when fewer than `needSeconds` remain, so the window cannot roll over.
  */
-export async function waitForRoomInMinute(admin: Sql, needSeconds = 3) {
+export async function waitForRoomInMinute(admin: Sql, needSeconds = 10) {
   const [row] = await admin`select extract(epoch from now())::float8 as now`;
   const seconds = (row?.now as number) % 60;
   if (60 - seconds < needSeconds) {

@@ -2533,6 +2533,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Not one of your organizations */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is too large */
             413: {
                 headers: {
@@ -2542,7 +2551,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Not one of your organizations */
+            /** @description Validation error: a parameter, header or body field is invalid (see error.fields) */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -21,7 +21,7 @@ const route = createRoute({
   responses: {
     200: jsonContent(Message, 'Switched'),
     ...sessionErrors,
-    422: jsonContent(ErrorEnvelope, 'Not one of your organizations'),
+    404: jsonContent(ErrorEnvelope, 'Not one of your organizations'),
   },
 });
 
@@ -33,7 +33,8 @@ export function registerSwitchOrganization(app: OpenAPIHono<AppEnv>) {
     const memberships = await userMemberships(db, session.userId);
     const target = memberships.find((m) => m.organization_id === organization_id);
     if (!target) {
-      throw new AppError('validation_error', 'You are not a member of that organization.', {
+      // Like any other organization's record: 404, whether it exists or not (tenancy, not input).
+      throw new AppError('not_found', 'You are not a member of that organization.', {
         organization_id: ['not one of your organizations'],
       });
     }
