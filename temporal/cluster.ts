@@ -150,11 +150,16 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
+/** The highest port temporal-server can record for a service (a PostgreSQL smallint). */
+export const MAX_CLUSTER_PORT = 32_767;
+
 /** A frontend port whose eleven successors are free too (see clusterPorts), for tests and chaos runs. */
 export async function freeClusterPortRange(): Promise<number> {
   const count = Object.keys(clusterPorts(0)).length;
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    // Below 32,768: temporal-server keeps each membership port in a smallint column
+    // (cluster_membership.rpc_port); a higher one stops it at start-up with 22003.
+    const base = 20_000 + Math.floor(Math.random() * (MAX_CLUSTER_PORT - count - 20_000));
     const checks = await Promise.all(Array.from({ length: count }, (_, i) => portFree(base + i)));
     if (checks.every(Boolean)) return base;
   }

@@ -1,6 +1,12 @@
 import path from 'node:path';
 import type { CliEnv } from '@weft/config';
-import { ensureClusterBinaries, type RunningCluster, startCluster } from '@weft/temporal/cluster';
+import {
+  clusterPorts,
+  ensureClusterBinaries,
+  MAX_CLUSTER_PORT,
+  type RunningCluster,
+  startCluster,
+} from '@weft/temporal/cluster';
 import { PROJECT_ROOT } from '../project';
 
 /**
@@ -16,6 +22,12 @@ export async function startLocalCluster(
   log: (line: string) => void,
   stopping: () => boolean,
 ): Promise<RunningCluster> {
+  const lastPort = env.TEMPORAL_PORT + Object.keys(clusterPorts(0)).length - 1;
+  if (lastPort > MAX_CLUSTER_PORT) {
+    throw new Error(
+      `TEMPORAL_PORT ${env.TEMPORAL_PORT} is too high for --temporal cluster: its services take ports up to ${lastPort}, and temporal-server records them as numbers up to ${MAX_CLUSTER_PORT}; choose ${MAX_CLUSTER_PORT - 11} or lower`,
+    );
+  }
   log('temporal-server: checking the binaries (built with Go on first use; minutes on a cold cache)');
   const binaries = await ensureClusterBinaries(PROJECT_ROOT);
   const url = new URL(adminUrl);
