@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './scripts/vitest-sequencer';
 
 export default defineConfig({
   test: {
@@ -17,6 +18,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    sequence: { sequencer: LongestFirstSequencer },
     // Console output (service logs included, see quiet-tests.ts) is printed for failing tests only.
     silent: 'passed-only',
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
