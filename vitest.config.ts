@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import LongestFirstSequencer from './scripts/vitest-sequencer';
 
 export default defineConfig({
   test: {
@@ -18,7 +17,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    sequence: { sequencer: LongestFirstSequencer },
     // Console output (service logs included, see quiet-tests.ts) is printed for failing tests only.
     silent: 'passed-only',
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
