@@ -1,4 +1,5 @@
 import { CommanderError } from 'commander';
+import { interruptStopsDone } from './interrupt';
 import { createProgram } from './program';
 
 /** One line (or one per zod issue) for whatever stopped a command; never a stack trace. */
@@ -19,5 +20,7 @@ try {
     process.exit(error.exitCode === 0 ? 0 : 2);
   }
   process.stderr.write(`weft: ${describe(error)}\n`);
+  // After Ctrl-C the command fails as its services stop: let the stops finish first.
+  await interruptStopsDone();
   process.exit(1);
 }

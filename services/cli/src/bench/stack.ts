@@ -118,11 +118,7 @@ export async function startBenchStack(
     await database.stop();
     await rm(dir, { recursive: true, force: true });
   };
-  const forgetInterrupt = stopOnInterrupt(stopEverything);
-  const stop = async () => {
-    forgetInterrupt();
-    await stopEverything();
-  };
+  const stop = stopOnInterrupt(stopEverything);
 
   try {
     await waitForHttp(`${base}/readyz`, 120_000, () => services.every((s) => s.child.exitCode === null));

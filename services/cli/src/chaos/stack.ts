@@ -166,11 +166,7 @@ export async function startChaosStack(options: {
     await rm(pgDataDir, { recursive: true, force: true });
     await rm(dir, { recursive: true, force: true });
   };
-  const forgetInterrupt = stopOnInterrupt(stopEverything);
-  const stop = async () => {
-    forgetInterrupt();
-    await stopEverything();
-  };
+  const stop = stopOnInterrupt(stopEverything);
 
   try {
     await waitForHttp(`${base}/readyz`, 120_000, alive);
