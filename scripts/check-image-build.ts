@@ -9,8 +9,8 @@
  *
  *   node --import tsx scripts/check-image-build.ts [--keep]
  *
- * What it cannot check: the base image itself (node:20-bookworm-slim is taken to be this machine's
- * Node 20 and Debian) and Docker's own handling (layers, USER, HEALTHCHECK are read, not executed).
+ * What it cannot check: the base image itself (node:24-bookworm-slim is taken to be this machine's
+ * Node 24 and Debian) and Docker's own handling (layers, USER, HEALTHCHECK are read, not executed).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import {

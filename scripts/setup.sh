@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Idempotent set-up: everything a fresh clone needs beyond Node 20+, Python 3 with pip and git.
-# Fast when nothing changed, so every `./weft` call runs it.
+# Fast when nothing changed, so every `./weft` call runs it. ./weft has already put Node 24 first on
+# PATH (scripts/node-env.sh installs it into .tools/ when the machine's node is older).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -10,7 +11,7 @@ TEMPORAL_TEST_SERVER_VERSION=1.40.0
 SCHEMATHESIS_VERSION=4.32.5
 
 node_major="$(node -p 'process.versions.node.split(".")[0]')"
-if [ "$node_major" -lt 20 ]; then echo "weft needs Node 20 or newer (found $(node -v))" >&2; exit 1; fi
+if [ "$node_major" -lt 24 ]; then echo "weft needs Node 24 (found $(node -v)); run it through ./weft, which installs it" >&2; exit 1; fi
 
 # pnpm, pinned, installed locally so no global state or corepack signature keys are involved.
 if [ ! -x .tools/pnpm/node_modules/.bin/pnpm ]; then
