@@ -7,6 +7,11 @@ import { createServer, type Server } from 'node:http';
 
 export const PHONE_NUMBER_ID = '106540352242922';
 export const CLOUD_ACCESS_TOKEN = 'cloud-access-token';
+/**
+ * A number of E.164 shape that is no chat user: both providers refuse a send to it with their real
+ * error (cloud 131026 "Message undeliverable", gateway 63003 "Channel could not find To address").
+ */
+export const NOT_A_CHAT_USER = '+15550109999';
 
 export interface ChatStandIn {
   url: string;
@@ -56,7 +61,15 @@ export async function startChatStandIn(): Promise<ChatStandIn> {
         });
       }
       if (url.pathname.startsWith('/2010-04-01/Accounts/') && req.method === 'POST') {
-        gatewaySent.push(Object.fromEntries(new URLSearchParams(raw)));
+        const form = Object.fromEntries(new URLSearchParams(raw));
+        if (form.To === `whatsapp:${NOT_A_CHAT_USER}`) {
+          return json(400, {
+            code: 63003,
+            message: `Channel could not find To address ${form.To}`,
+            status: 400,
+          });
+        }
+        gatewaySent.push(form);
         return json(201, { sid: `SM${String(gatewaySent.length).padStart(32, '0')}`, status: 'queued' });
       }
       if (url.pathname === '/v21.0/102290129340398/message_templates') {
@@ -86,6 +99,11 @@ export async function startChatStandIn(): Promise<ChatStandIn> {
         return json(404, { error: { code: 100, message: 'no' } });
       if (req.headers.authorization !== `Bearer ${CLOUD_ACCESS_TOKEN}`) {
         return json(401, { error: { code: 190, message: 'Invalid OAuth access token.' } });
+      }
+      if (body.to === NOT_A_CHAT_USER.slice(1)) {
+        return json(400, {
+          error: { code: 131026, message: 'Message undeliverable', type: 'OAuthException' },
+        });
       }
       sent.push(body);
       json(200, {

@@ -26,12 +26,13 @@ const script: Record<string, { status: number; headers?: Record<string, string> 
 const secrets: Record<string, string> = {};
 
 /**
- * Independent verification, as a receiver would write it (hex HMAC and the Standard Webhooks form).
- * The secrets here are generated, `whsec_` + base64: the key is the decoded bytes (the spec's rule).
+ * Independent verification, as a receiver would write it: `X-Webhook-Signature` keyed with the
+ * secret string as shown, and the Standard Webhooks form keyed with the decoded bytes (the secrets
+ * here are generated, `whsec_` + padded base64, for which that is the Standard Webhooks rule).
  */
 function verify(secret: string, headers: IncomingHttpHeaders, body: string): boolean {
-  const key = secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : secret;
-  const hex = createHmac('sha256', key).update(body).digest('hex');
+  const hex = createHmac('sha256', secret).update(body).digest('hex');
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
   const given = Buffer.from(String(headers['x-webhook-signature'] ?? ''));
   const hexOk = given.length === hex.length && timingSafeEqual(given, Buffer.from(hex));
   const id = String(headers['webhook-id']);

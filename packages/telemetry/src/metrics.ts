@@ -46,6 +46,12 @@ export const metrics = {
     buckets: STEP_BUCKETS,
     registers: [registry],
   }),
+  chatInboundUnreadable: new Counter({
+    name: 'weft_chat_inbound_unreadable_total',
+    help: 'Inbound chat messages answered 200 but not read (also logged, number masked), by provider (cloud, gateway) and reason (sender: not an E.164 number; incomplete: no message id or body).',
+    labelNames: ['provider', 'reason'] as const,
+    registers: [registry],
+  }),
   webhookDeliveries: new Counter({
     name: 'weft_webhook_deliveries_total',
     help: 'Outbound webhook delivery attempts, by outcome (delivered, retry, failed, skipped).',

@@ -274,6 +274,7 @@ export function createApp(deps: AppDeps): Hono {
     engine,
     secrets,
     maxBodyBytes: deps.env.MAX_BODY_BYTES,
+    logger,
   });
   registerReceiveHook(app, {
     db: deps.db,

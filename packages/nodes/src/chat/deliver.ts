@@ -14,7 +14,7 @@ export function recipientOf(to: string): PhoneIdentity {
     throw new NodeRunError(
       'invalid_phone',
       // The value is not echoed: it may be most of a number.
-      'to: not a phone number in E.164 form (+, country code, number)',
+      'to: not a phone number in E.164 form (+, country code, 8-15 digits in all)',
       false,
     );
   }

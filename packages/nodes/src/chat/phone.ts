@@ -15,7 +15,14 @@ export interface PhoneIdentity {
   masked: string;
 }
 
-/** The identity of a number as typed or as a provider sent it; null when it is not a valid number. */
+/**
+ * The identity of a number as typed or as a provider sent it; null when it is not in E.164 shape.
+ *
+ * Shape only (DESIGN §9): `+` (optional here: the cloud provider omits it), a country code, 8-15
+ * digits in all, and a possible length for that country. Not validity: the phone metadata calls
+ * the +1 555 ranges providers hand out as test business numbers unassigned, and lags behind new
+ * ranges; whether a number is a chat user is the provider's answer (mapped to `invalid_phone`).
+ */
 export function phoneIdentity(raw: string): PhoneIdentity | null {
   const cleaned = raw
     .trim()
@@ -23,11 +30,12 @@ export function phoneIdentity(raw: string): PhoneIdentity | null {
     .replace(/[\s().-]/g, '');
   // `00` is the international call prefix in most of the world: `0049…` is `+49…`.
   const international = cleaned.startsWith('00') ? `+${cleaned.slice(2)}` : cleaned;
-  if (!/^\+?\d{7,15}$/.test(international)) return null;
+  if (!/^\+?\d{8,15}$/.test(international)) return null;
   const parsed = parsePhoneNumberFromString(
     international.startsWith('+') ? international : `+${international}`,
   );
-  if (!parsed?.isValid()) return null;
+  // isPossible: a length the country's numbers can have (no check that the range is assigned).
+  if (!parsed?.isPossible()) return null;
   const e164 = parsed.number;
   return { e164, hash: phoneHash(e164), masked: maskPhone(e164, parsed.countryCallingCode) };
 }

@@ -1,5 +1,5 @@
 import type { Database } from '@weft/db';
-import { phoneIdentity } from '@weft/nodes';
+import { maskPhoneText, phoneIdentity } from '@weft/nodes';
 import { sql } from 'drizzle-orm';
 import { openCredentialSecrets } from '../credentials/store';
 import type { SecretBox } from '../encryption';
@@ -7,7 +7,7 @@ import { AppError } from '../errors';
 import type { ExecutionEngine } from '../executions/engine';
 import { recordDeliveryStatus } from '../outbox/message-outbox';
 import { validGatewaySignature } from './gateway-signature';
-import { recordInboundMessage } from './receive';
+import { type ChatReceipt, recordInboundMessage } from './receive';
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -25,7 +25,7 @@ export async function receiveGatewayChat(deps: {
   url: string;
   body: Uint8Array;
   signature: string | null | undefined;
-}): Promise<{ received: number; duplicates: number }> {
+}): Promise<ChatReceipt> {
   let params: [string, string][];
   try {
     params = [...new URLSearchParams(strictUtf8.decode(deps.body)).entries()];
@@ -44,6 +44,7 @@ export async function receiveGatewayChat(deps: {
   if (!authToken || !validGatewaySignature(authToken, deps.url, params, deps.signature)) {
     throw new AppError('unauthenticated', 'The X-Twilio-Signature signature is missing or invalid.');
   }
+  const organizationId = module.organization_id;
   const body = field('Body');
   const messageSid = field('MessageSid');
   const messageStatus = field('MessageStatus');
@@ -52,16 +53,22 @@ export async function receiveGatewayChat(deps: {
     const status = messageStatus === 'undelivered' ? 'failed' : messageStatus;
     const errorCode = field('ErrorCode');
     await recordDeliveryStatus(deps.db, {
-      organizationId: module.organization_id,
+      organizationId,
       providerMessageId: messageSid,
       status,
       error: errorCode ? `${errorCode}` : null,
     });
-    return { received: 0, duplicates: 0 };
+    return { organizationId, received: 0, duplicates: 0, unreadable: [] };
   }
-  const sender = phoneIdentity(field('From') ?? '');
-  if (body === undefined || !messageSid || !sender) return { received: 0, duplicates: 0 };
-  const outcome = await recordInboundMessage(deps, module.organization_id, {
+  const from = field('From') ?? '';
+  const sender = phoneIdentity(from);
+  if (body === undefined || !messageSid || !sender) {
+    const unreadable = sender
+      ? { reason: 'incomplete' as const, from: sender.masked }
+      : { reason: 'sender' as const, from: maskPhoneText(from) };
+    return { organizationId, received: 0, duplicates: 0, unreadable: [unreadable] };
+  }
+  const outcome = await recordInboundMessage(deps, organizationId, {
     sender,
     id: messageSid,
     type: field('MessageType') ?? 'text',
@@ -69,5 +76,6 @@ export async function receiveGatewayChat(deps: {
     profileName: field('ProfileName') ?? null,
     at: new Date(),
   });
-  return outcome === 'received' ? { received: 1, duplicates: 0 } : { received: 0, duplicates: 1 };
+  const received = outcome === 'received' ? 1 : 0;
+  return { organizationId, received, duplicates: 1 - received, unreadable: [] };
 }

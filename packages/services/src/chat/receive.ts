@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { type Database, withTenant } from '@weft/db';
-import { type PhoneIdentity, phoneIdentity } from '@weft/nodes';
+import { maskPhoneText, type PhoneIdentity, phoneIdentity } from '@weft/nodes';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { openCredentialSecrets } from '../credentials/store';
@@ -78,6 +78,25 @@ export function validCloudSignature(
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
+ * An inbound message that could not be read (DESIGN §9: never dropped in silence). The provider is
+ * still answered 200 (its retry would bring the same message), and the route logs and counts it.
+ */
+export interface UnreadableChatMessage {
+  /** `sender`: the number is not E.164 shape; `incomplete`: no message id or body. */
+  reason: 'sender' | 'incomplete';
+  /** The sender as sent, masked (`+15•••••0123`), for the log line. */
+  from: string;
+}
+
+/** What one provider call brought: messages received, provider retries, and unreadable ones. */
+export interface ChatReceipt {
+  organizationId: string;
+  received: number;
+  duplicates: number;
+  unreadable: UnreadableChatMessage[];
+}
+
+/**
  * POST /api/webhooks/chat (cloud provider): routed by `metadata.phone_number_id` to the organization
  * whose chat module sends from that number, verified with that module's app_secret over the raw
  * bytes (401 and nothing stored otherwise). Each message opens the 24-hour window with its sender and
@@ -90,7 +109,7 @@ export async function receiveCloudChat(deps: {
   engine: ExecutionEngine;
   body: Uint8Array;
   signature: string | null | undefined;
-}): Promise<{ received: number; duplicates: number }> {
+}): Promise<ChatReceipt> {
   let parsed: z.infer<typeof CloudWebhook>;
   try {
     parsed = CloudWebhook.parse(JSON.parse(strictUtf8.decode(deps.body)));
@@ -115,6 +134,7 @@ export async function receiveCloudChat(deps: {
   const organizationId = module.organization_id;
   let received = 0;
   let duplicates = 0;
+  const unreadable: UnreadableChatMessage[] = [];
   for (const value of values) {
     for (const status of value.statuses ?? []) {
       const error = status.errors?.[0];
@@ -128,7 +148,10 @@ export async function receiveCloudChat(deps: {
     const names = new Map((value.contacts ?? []).map((c) => [c.wa_id ?? '', c.profile?.name ?? null]));
     for (const message of value.messages ?? []) {
       const sender = phoneIdentity(message.from);
-      if (!sender) continue;
+      if (!sender) {
+        unreadable.push({ reason: 'sender', from: maskPhoneText(message.from) });
+        continue;
+      }
       const stamped = Number(message.timestamp) * 1000;
       const at = Number.isFinite(stamped) && stamped > 0 ? new Date(stamped) : new Date();
       const outcome = await recordInboundMessage(deps, organizationId, {
@@ -143,7 +166,7 @@ export async function receiveCloudChat(deps: {
       else received++;
     }
   }
-  return { received, duplicates };
+  return { organizationId, received, duplicates, unreadable };
 }
 
 export interface InboundMessage {

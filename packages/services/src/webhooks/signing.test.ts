@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { generateWebhookSecret } from './create';
-import { signWebhook, verifyWebhookSignature, webhookSigningKey } from './signing';
+import { signWebhook, standardWebhooksKey, verifyWebhookSignature } from './signing';
 
 const headersOf = (record: Record<string, string>) => ({ get: (name: string) => record[name.toLowerCase()] });
 const body = '{"event":"execution.completed","data":{"n":1}}';
@@ -22,6 +22,26 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/**
+ * Secrets users set that also happen to be valid base64 (issue 20): the hex and plain alphanumeric
+ * ones, and two with the `whsec_` prefix, one of hex and one of real base64.
+ */
+const base64LookingSecrets = [
+  '3f9a0c5e7b2d4f6a8c1e3b5d7f9a0c2e',
+  'MySecretKey2024abcdEFGH',
+  `whsec_${'3f9a0c5e7b2d4f6a'.repeat(4)}`,
+  `whsec_${Buffer.alloc(32, 9).toString('base64')}`,
+];
+
+/** A receiver that follows the spec: hex HMAC-SHA256 of the raw body, keyed with the secret string. */
+const specHex = (secret: string, raw: string) => createHmac('sha256', secret).update(raw).digest('hex');
+
+/** A Standard Webhooks receiver as README.md tells it to read the secret (its snippet is tested below). */
+const standardReceiver = (secret: string) =>
+  /^whsec_(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(secret)
+    ? new Webhook(secret)
+    : new Webhook(new TextEncoder().encode(secret), { format: 'raw' });
+
 const at = (seconds: number) => {
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(seconds * 1000);
@@ -33,17 +53,17 @@ describe('secrets and keys', () => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(secret.slice('whsec_'.length), 'base64')).toHaveLength(32);
     expect(() => new Webhook(secret)).not.toThrow();
-    expect(webhookSigningKey(secret)).toEqual(Buffer.from(secret.slice('whsec_'.length), 'base64'));
+    expect(standardWebhooksKey(secret)).toEqual(Buffer.from(secret.slice('whsec_'.length), 'base64'));
   });
 
   it('any other secret is the UTF-8 bytes of the whole string: chosen ones and pre-spec whsec_ ones', () => {
     for (const secret of ['my-own-secret-123', 'whsec_abc', legacyGenerated, 'whsec_', 'whsec_YWJj=']) {
-      expect(webhookSigningKey(secret), secret).toEqual(Buffer.from(secret, 'utf8'));
+      expect(standardWebhooksKey(secret), secret).toEqual(Buffer.from(secret, 'utf8'));
     }
     // Pre-spec secrets are 43 characters after the prefix: never padded base64, whatever the bytes.
     expect(legacyGenerated.length - 'whsec_'.length).toBe(43);
-    expect(webhookSigningKey('whsec_YWJj')).toEqual(Buffer.from('abc'));
-    expect(webhookSigningKey('whsec_YWJj/+==')).toEqual(Buffer.from('YWJj/+==', 'base64'));
+    expect(standardWebhooksKey('whsec_YWJj')).toEqual(Buffer.from('abc'));
+    expect(standardWebhooksKey('whsec_YWJj/+==')).toEqual(Buffer.from('YWJj/+==', 'base64'));
   });
 });
 
@@ -57,14 +77,29 @@ describe('outbound signatures', () => {
     expect(() => new Webhook(secret).verify(`${body} `, headers)).toThrow();
   });
 
-  it('X-Webhook-Signature is the hex HMAC of the exact body keyed with the same bytes', () => {
+  it('X-Webhook-Signature is the hex HMAC of the exact body keyed with the secret string, never decoded', () => {
     const secret = generateWebhookSecret();
     const headers = signWebhook(secret, 'msg_1', now, body);
+    expect(headers['x-webhook-signature']).toBe(specHex(secret, body));
+    // The Standard Webhooks header keeps the Standard Webhooks key: the decoded bytes.
     const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-    expect(headers['x-webhook-signature']).toBe(createHmac('sha256', key).update(body).digest('hex'));
     expect(headers['webhook-signature']).toBe(
       `v1,${createHmac('sha256', key).update(`msg_1.${now}.${body}`).digest('base64')}`,
     );
+  });
+
+  it('secrets that happen to be valid base64 sign X-Webhook-Signature with the string as set', () => {
+    const seconds = Math.floor(Date.now() / 1000);
+    for (const secret of base64LookingSecrets) {
+      const headers = signWebhook(secret, 'msg_3', seconds, body);
+      expect(headers['x-webhook-signature'], secret).toBe(specHex(secret, body));
+      // Not the HMAC keyed with the decoded bytes (what a shape-guessing signer produced).
+      const decoded = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+      expect(headers['x-webhook-signature'], secret).not.toBe(
+        createHmac('sha256', decoded).update(body).digest('hex'),
+      );
+      expect(standardReceiver(secret).verify(body, headers), secret).toEqual(JSON.parse(body));
+    }
   });
 
   it('a secret the user chose round-trips through the library in raw mode; pre-spec secrets sign as before', () => {
@@ -151,6 +186,22 @@ describe('inbound verification', () => {
     expect(verifyWebhookSignature(secret, bytes, headersOf({}))).toBeNull();
   });
 
+  it('X-Webhook-Signature from a sender keyed with the string as set verifies, for base64-looking secrets', () => {
+    for (const secret of base64LookingSecrets) {
+      const hex = specHex(secret, body);
+      expect(
+        verifyWebhookSignature(secret, bytes, headersOf({ 'x-webhook-signature': hex })),
+        secret,
+      ).toEqual({ form: 'legacy', signature: hex });
+      const decoded = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+      const guessed = createHmac('sha256', decoded).update(body).digest('hex');
+      expect(
+        verifyWebhookSignature(secret, bytes, headersOf({ 'x-webhook-signature': guessed })),
+        secret,
+      ).toBeNull();
+    }
+  });
+
   it('with the Standard Webhooks headers present they alone decide: a stale one is not rescued by the hex header', () => {
     const secret = generateWebhookSecret();
     const signed = signWebhook(secret, 'id', now, body);
@@ -176,7 +227,12 @@ describe('the verification snippet in README.md', () => {
         isFromWeft(raw: Buffer, headers: Record<string, string>, secret: string): boolean;
       };
       const seconds = Math.floor(Date.now() / 1000);
-      for (const secret of [generateWebhookSecret(), 'my-own-secret-123', legacyGenerated]) {
+      for (const secret of [
+        generateWebhookSecret(),
+        'my-own-secret-123',
+        legacyGenerated,
+        ...base64LookingSecrets,
+      ]) {
         const signed = signWebhook(secret, 'd1', seconds, body);
         expect(isFromWeft(Buffer.from(body), { ...signed }, secret), secret).toBe(true);
         expect(isFromWeft(Buffer.from(body), { ...signed }, generateWebhookSecret())).toBe(false);

@@ -8,10 +8,13 @@ import { Webhook, WebhookVerificationError } from 'standardwebhooks';
  * - Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`): signed
  *   and verified by the official `standardwebhooks` library, so any receiver using it (or a port of
  *   it) agrees with us byte for byte. The HMAC covers `<id>.<timestamp>.<body>`; the library refuses
- *   a timestamp more than five minutes away, which is what bounds a replay.
- * - `X-Webhook-Signature`: hex HMAC-SHA256 of the exact raw body (kept for existing receivers and
- *   senders), keyed with the same bytes. It carries no timestamp: see hooks/receipts.ts for how a
- *   replayed inbound request is refused.
+ *   a timestamp more than five minutes away, which is what bounds a replay. Keyed with
+ *   `standardWebhooksKey(secret)`.
+ * - `X-Webhook-Signature`: hex HMAC-SHA256 of the exact raw body keyed with the secret's UTF-8 bytes
+ *   exactly as set or generated (the spec's rule: a receiver computes `HMAC(secret, body)` with the
+ *   string it was given). Never decoded or guessed from the secret's shape: a user's `whsec_<hex>`
+ *   is a valid base64 string too, and decoding it made every delivery fail such a receiver. It
+ *   carries no timestamp: see hooks/receipts.ts for how a replayed inbound request is refused.
  */
 export interface SignedHeaders {
   'x-webhook-signature': string;
@@ -26,10 +29,11 @@ export interface SignedHeaders {
 const STANDARD_SECRET = /^whsec_((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)$/;
 
 /**
- * The HMAC key a secret stands for, for both header forms.
+ * The HMAC key a secret stands for in the Standard Webhooks headers only (`X-Webhook-Signature` is
+ * always keyed with the secret's UTF-8 bytes, see `hexSignature`).
  *
- * - `whsec_` + padded standard base64 (what Weft generates now, and what Svix-style senders hand
- *   out): the decoded bytes, as the Standard Webhooks spec says.
+ * - `whsec_` + padded standard base64 (what Weft generates, and what Svix-style senders hand out):
+ *   the decoded bytes, as the Standard Webhooks spec says and as its libraries read such a secret.
  * - Anything else: the UTF-8 bytes of the whole secret, prefix included. That covers secrets users
  *   chose (`my-own-secret-123`) and every secret Weft generated before it followed the spec:
  *   `whsec_` + 43 characters of base64url, which is never a padded base64 string (43 is not a
@@ -38,7 +42,7 @@ const STANDARD_SECRET = /^whsec_((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Z
  * A receiver using the official library passes the secret as is in the first case and
  * `new Webhook(new TextEncoder().encode(secret), { format: 'raw' })` in the second.
  */
-export function webhookSigningKey(secret: string): Buffer {
+export function standardWebhooksKey(secret: string): Buffer {
   const encoded = STANDARD_SECRET.exec(secret)?.[1];
   // `whsec_` alone decodes to nothing: it is an (odd) raw secret, not an empty key.
   return encoded ? Buffer.from(encoded, 'base64') : Buffer.from(secret, 'utf8');
@@ -46,11 +50,12 @@ export function webhookSigningKey(secret: string): Buffer {
 
 /** The library with our key rule applied (raw mode: we hand it the bytes, it never guesses). */
 function standardWebhook(secret: string): Webhook {
-  return new Webhook(webhookSigningKey(secret), { format: 'raw' });
+  return new Webhook(standardWebhooksKey(secret), { format: 'raw' });
 }
 
+/** `X-Webhook-Signature`: hex HMAC-SHA256 of the raw body keyed with the secret's UTF-8 bytes, as set. */
 export function hexSignature(secret: string, body: string | Uint8Array): string {
-  return createHmac('sha256', webhookSigningKey(secret)).update(body).digest('hex');
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(body).digest('hex');
 }
 
 export function signWebhook(

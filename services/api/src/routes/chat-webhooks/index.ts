@@ -1,11 +1,13 @@
 import {
   acceptsChatHandshake,
+  type ChatReceipt,
   type ExecutionEngine,
   receiveCloudChat,
   receiveGatewayChat,
   type SecretBox,
   type ServiceContext,
 } from '@weft/services';
+import { type Logger, metrics } from '@weft/telemetry';
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { errorBody } from '../../error-handler';
@@ -17,6 +19,23 @@ export interface ChatWebhookDeps {
   engine: ExecutionEngine;
   secrets: SecretBox;
   maxBodyBytes: number;
+  /** Where an unreadable inbound message is reported (number masked). */
+  logger: Logger;
+}
+
+/**
+ * An inbound message is never dropped in silence (DESIGN §9): one the service could not read is
+ * logged with its number masked and counted, though the provider is answered 200 (a retry would
+ * bring the same bytes).
+ */
+function reportUnreadable(logger: Logger, provider: 'cloud' | 'gateway', receipt: ChatReceipt) {
+  for (const message of receipt.unreadable) {
+    metrics.chatInboundUnreadable.inc({ provider, reason: message.reason });
+    logger.warn(
+      { provider, reason: message.reason, from: message.from, org_id: receipt.organizationId },
+      'inbound chat message could not be read',
+    );
+  }
 }
 
 /**
@@ -44,12 +63,13 @@ export function registerChatWebhooks(app: Hono, deps: ChatWebhookDeps) {
   app.post('/api/webhooks/chat/gateway', limit, async (c) => {
     const body = new Uint8Array(await c.req.arrayBuffer());
     const query = new URL(c.req.url).search;
-    await receiveGatewayChat({
+    const receipt = await receiveGatewayChat({
       ...deps,
       url: `${deps.siteUrl.replace(/\/$/, '')}/api/webhooks/chat/gateway${query}`,
       body,
       signature: c.req.header('x-twilio-signature'),
     });
+    reportUnreadable(deps.logger, 'gateway', receipt);
     // The gateway waits for TwiML: an empty response means "no automatic reply".
     return c.body('<?xml version="1.0" encoding="UTF-8"?><Response></Response>', 200, {
       'content-type': 'text/xml',
@@ -58,11 +78,12 @@ export function registerChatWebhooks(app: Hono, deps: ChatWebhookDeps) {
 
   app.post('/api/webhooks/chat', limit, async (c) => {
     const body = new Uint8Array(await c.req.arrayBuffer());
-    const result = await receiveCloudChat({
+    const receipt = await receiveCloudChat({
       ...deps,
       body,
       signature: c.req.header('x-hub-signature-256'),
     });
-    return c.json(result, 200);
+    reportUnreadable(deps.logger, 'cloud', receipt);
+    return c.json({ received: receipt.received, duplicates: receipt.duplicates }, 200);
   });
 }
