@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliEnv, loadEnv } from '@weft/config';
@@ -20,4 +20,11 @@ export function derivedSecret(appKey: Buffer, purpose: string): string {
 
 export function dataPath(env: CliEnv, ...parts: string[]): string {
   return path.resolve(PROJECT_ROOT, env.WEFT_DATA_DIR, ...parts);
+}
+
+export function weftVersion(): string {
+  const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
 }
