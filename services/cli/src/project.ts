@@ -7,8 +7,8 @@ import { CliEnv, loadEnv } from '@weft/config';
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Reads `.env` (never overriding variables already set) and parses the CLI environment once. */
-export function loadCliEnv(): CliEnv {
-  const file = path.join(PROJECT_ROOT, '.env');
+export function loadCliEnv(file = path.join(PROJECT_ROOT, '.env')): CliEnv {
+  // Node's own parser: no `$` expansion (a bcrypt hash stays intact); quoted values may hold `#`.
   if (existsSync(file)) process.loadEnvFile(file);
   return loadEnv(CliEnv, process.env);
 }
