@@ -1,6 +1,8 @@
 ALTER TABLE "poll_seen_items" ADD COLUMN "last_seen_at" timestamp (3) with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
 CREATE INDEX "audit_logs_created" ON "audit_logs" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "idempotency_keys_expires" ON "idempotency_keys" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "poll_seen_items_last_seen" ON "poll_seen_items" USING btree ("last_seen_at");--> statement-breakpoint
+CREATE INDEX "web_sessions_expires" ON "web_sessions" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_finished_created" ON "webhook_deliveries" USING btree ("created_at") WHERE "webhook_deliveries"."status" in ('succeeded', 'failed');--> statement-breakpoint
 -- Retention of the other growing tables, across organizations, one bounded batch per call (the
 -- caller loops while a whole batch went; each call is its own short transaction). Each returns the
@@ -60,6 +62,26 @@ LANGUAGE sql SECURITY DEFINER SET search_path = public AS $$
   SELECT count(*)::integer FROM gone
 $$;
 --> statement-breakpoint
+-- Expired records only: idempotency records past their 10 minutes (a replay then runs anew anyway,
+-- their stored response bodies are the bulk), web sessions past their absolute lifetime.
+CREATE FUNCTION weft_prune_expired_records(p_limit integer)
+RETURNS integer
+LANGUAGE sql SECURITY DEFINER SET search_path = public AS $$
+  WITH keys AS (
+    SELECT organization_id, key FROM idempotency_keys WHERE expires_at < now()
+    ORDER BY expires_at LIMIT p_limit
+  ), gone_keys AS (
+    DELETE FROM idempotency_keys i USING keys k
+    WHERE i.organization_id = k.organization_id AND i.key = k.key AND i.expires_at < now()
+    RETURNING 1
+  ), sessions AS (
+    SELECT id FROM web_sessions WHERE expires_at < now() ORDER BY expires_at LIMIT p_limit
+  ), gone_sessions AS (
+    DELETE FROM web_sessions w USING sessions s WHERE w.id = s.id RETURNING 1
+  )
+  SELECT ((SELECT count(*) FROM gone_keys) + (SELECT count(*) FROM gone_sessions))::integer
+$$;
+--> statement-breakpoint
 REVOKE ALL ON FUNCTION weft_prune_webhook_deliveries(timestamptz, integer) FROM PUBLIC;
 --> statement-breakpoint
 GRANT EXECUTE ON FUNCTION weft_prune_webhook_deliveries(timestamptz, integer) TO weft_app;
@@ -71,3 +93,7 @@ GRANT EXECUTE ON FUNCTION weft_prune_audit_logs(timestamptz, integer) TO weft_ap
 REVOKE ALL ON FUNCTION weft_prune_poll_seen_items(timestamptz, integer) FROM PUBLIC;
 --> statement-breakpoint
 GRANT EXECUTE ON FUNCTION weft_prune_poll_seen_items(timestamptz, integer) TO weft_app;
+--> statement-breakpoint
+REVOKE ALL ON FUNCTION weft_prune_expired_records(integer) FROM PUBLIC;
+--> statement-breakpoint
+GRANT EXECUTE ON FUNCTION weft_prune_expired_records(integer) TO weft_app;

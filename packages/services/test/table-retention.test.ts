@@ -41,6 +41,8 @@ beforeEach(async () => {
   await t.admin`delete from audit_logs`;
   await t.admin`delete from poll_seen_items`;
   await t.admin`delete from poll_states`;
+  await t.admin`delete from idempotency_keys`;
+  await t.admin`delete from web_sessions`;
 });
 
 async function delivery(org: string, key: string, status: string, ageDays: number) {
@@ -142,5 +144,33 @@ describe('pruneExpiredRows', () => {
     await seenKey(acme, 'absent-from-last-poll', 300);
     await pruneExpiredRows(t.app.db, retention);
     expect(await left('poll_seen_items', 'dedup_key')).toEqual(['listed-by-last-poll']);
+  });
+
+  it('deletes expired idempotency records and web sessions past their lifetime, and only those', async () => {
+    const acme = orgs[0] as string;
+    for (const [key, expires] of [
+      ['expired', '-1 minute'],
+      ['long-expired', '-3 days'],
+      ['live', '+5 minutes'],
+    ]) {
+      await t.admin`
+        insert into idempotency_keys (organization_id, key, method, path, request_hash, state, response_body, expires_at)
+        values (${acme}, ${key as string}, 'POST', '/api/v1/events', 'h', 'done', 'big body', now() + ${expires as string}::interval)`;
+    }
+    const [user] = await t.admin<{ id: string }[]>`
+      insert into users (id, email, password_hash) values (gen_random_uuid(), ${`u${Date.now()}@example.com`}, 'x')
+      returning id`;
+    for (const [token, expires] of [
+      ['ended', '-1 second'],
+      ['current', '+1 hour'],
+    ]) {
+      await t.admin`
+        insert into web_sessions (id, token_hash, user_id, expires_at)
+        values (gen_random_uuid(), ${token as string}, ${user?.id as string}, now() + ${expires as string}::interval)`;
+    }
+    const report = await pruneExpiredRows(t.app.db, retention);
+    expect(report.expired_records).toBe(3);
+    expect(await t.admin`select key from idempotency_keys`).toEqual([{ key: 'live' }]);
+    expect(await t.admin`select token_hash from web_sessions`).toEqual([{ token_hash: 'current' }]);
   });
 });

@@ -27,10 +27,13 @@ export interface TablePruneReport {
   webhook_deliveries: number;
   audit_logs: number;
   poll_seen_items: number;
+  /** Expired idempotency records and web sessions past their absolute lifetime. */
+  expired_records: number;
 }
 
 /**
- * Deletes the expired rows of the growing tables besides executions, each through its reviewed
+ * Deletes the expired rows of the growing tables besides executions (webhook deliveries, audit
+ * logs, poll dedup keys, expired idempotency records and web sessions), each through its reviewed
  * SECURITY DEFINER function (migration 0029; the runtime role has no DELETE on audit_logs), a
  * batch at a time until a batch comes back short. Inbound hook receipts are pruned every minute by
  * the delivery sweeper (pruneHookReceipts), as their window is hours.
@@ -61,6 +64,7 @@ export async function pruneExpiredRows(db: Database, options: TableRetention): P
       batch,
       sql`weft_prune_poll_seen_items(${before(POLL_KEY_UNSEEN_DAYS)}::timestamptz, ${batch})`,
     ),
+    expired_records: await inBatches(db, batch, sql`weft_prune_expired_records(${batch})`),
   };
 }
 
