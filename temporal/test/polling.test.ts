@@ -1,5 +1,10 @@
 import { createServer, type Server } from 'node:http';
-import { createOutboundHttpClient, type OutboundHttpClient, pollWorkflow } from '@weft/services';
+import {
+  createOutboundHttpClient,
+  type OutboundHttpClient,
+  pollWorkflow,
+  pruneExpiredRows,
+} from '@weft/services';
 import { createTemporalEngine } from '@weft/temporal/engine';
 import { triggerScheduleId } from '@weft/temporal/schedules';
 import { createEngineHarness, type EngineHarness } from '@weft/testing';
@@ -130,6 +135,36 @@ describe('polling', () => {
       last_new_items: 0,
       last_error: null,
     });
+  });
+
+  it('keeps the dedup keys of items the source still lists, and lets retention take the others', async () => {
+    serve('/retained', [{ id: 1 }, { id: 2 }]);
+    const workflowId = await createPollingWorkflow('/retained', { dedup_key: 'id' });
+    expect(await poll(workflowId)).toMatchObject({ status: 'ok', newItems: 2 });
+    // Both keys were last seen 40 days ago; the source now lists only item 2.
+    await h.db
+      .admin`update poll_seen_items set last_seen_at = now() - interval '40 days' where workflow_id = ${workflowId}`;
+    serve('/retained', [{ id: 2 }]);
+    expect(await poll(workflowId)).toMatchObject({ status: 'ok', newItems: 0 });
+    const prune = () =>
+      pruneExpiredRows(h.db.app.db, { executionRetentionDays: 0, auditLogRetentionDays: 0 });
+    const keys = async () =>
+      (
+        await h.db.admin<{ dedup_key: string }[]>`
+          select dedup_key from poll_seen_items where workflow_id = ${workflowId} order by 1`
+      ).map((k) => k.dedup_key);
+    // Item 1's execution still exists, and a re-listed item reuses its id: its key must stay.
+    expect((await prune()).poll_seen_items).toBe(0);
+    expect(await keys()).toEqual(['1', '2']);
+    // Execution retention takes that execution: now the key goes.
+    await h.db.admin`delete from executions where id = (
+      select execution_id from poll_seen_items where workflow_id = ${workflowId} and dedup_key = '1')`;
+    expect((await prune()).poll_seen_items).toBe(1);
+    expect(await keys()).toEqual(['2']);
+    // Item 2 stays deduplicated; item 1, gone from the source for over 30 days, would run again.
+    serve('/retained', [{ id: 1 }, { id: 2 }]);
+    expect(await poll(workflowId)).toMatchObject({ status: 'ok', newItems: 1 });
+    expect(byId(await itemsRun(workflowId))).toEqual([1, 2]);
   });
 
   it('starts each item exactly once when two polls of the same data run at the same time', async () => {

@@ -19,11 +19,30 @@ export const AppKey = z
   .transform((v) => Buffer.from(v.slice('base64:'.length), 'base64'))
   .refine((buf) => buf.length === 32, 'APP_KEY must decode to 32 bytes');
 
+/** Whether `value` is a postgres URL whose user and password decode (special characters percent-encoded). */
+function isPostgresUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+    return (url.protocol === 'postgres:' || url.protocol === 'postgresql:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+// The message never repeats the value: it holds a password.
+const databaseUrl = optionalString.refine(
+  (v) => v === undefined || isPostgresUrl(v),
+  'must be a postgres:// URL; percent-encode the user and password (/ %2F, # %23, @ %40, % %25, : %3A), ' +
+    "and in .env quote the value ('…'), or # starts a comment",
+);
+
 const database = {
   /** Runtime role: not a superuser, no BYPASSRLS. Unset: embedded PostgreSQL. */
-  DATABASE_URL: optionalString,
+  DATABASE_URL: databaseUrl,
   /** Owner role: runs migrations and owns the SECURITY DEFINER functions. Defaults to DATABASE_URL. */
-  DATABASE_ADMIN_URL: optionalString,
+  DATABASE_ADMIN_URL: databaseUrl,
   DATABASE_POOL_SIZE: positiveInt.default(10),
 };
 
@@ -81,6 +100,8 @@ const executionRetention = {
     .min(0)
     .max(36_500)
     .default(DEFAULT_EXECUTION_RETENTION_DAYS),
+  /** Audit log entries older than this many days are deleted by the workers; 0 keeps them forever. */
+  AUDIT_LOG_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(365),
 };
 
 /**

@@ -10,6 +10,15 @@ export async function runMigrations(adminUrl: string): Promise<void> {
   const client = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
     await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+  } catch (error) {
+    // drizzle's "Failed query: <SQL>" hides the reason (a refused login, a lock timeout): say it.
+    const reason = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    throw new Error(
+      `could not apply the migrations: ${reason instanceof Error ? reason.message : String(reason)}`,
+      {
+        cause: error,
+      },
+    );
   } finally {
     await client.end({ timeout: 5 });
   }

@@ -134,8 +134,12 @@ describe('tenant table catalog', () => {
       'weft_list_inline_secret_candidates',
       'weft_list_timed_workflows',
       'weft_list_unstarted_deliveries',
+      'weft_prune_audit_logs',
       'weft_prune_executions',
+      'weft_prune_expired_records',
       'weft_prune_hook_receipts',
+      'weft_prune_poll_seen_items',
+      'weft_prune_webhook_deliveries',
       'weft_user_memberships',
     ]);
     for (const r of rows) {

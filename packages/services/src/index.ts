@@ -46,6 +46,7 @@ export * from './executions/progress';
 export * from './executions/retention';
 export * from './executions/retry';
 export * from './executions/stored-outputs';
+export * from './executions/table-retention';
 export * from './executions/types';
 export * from './forms/catalog';
 export * from './health';

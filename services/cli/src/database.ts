@@ -7,8 +7,15 @@ import {
   runMigrations,
   startEmbeddedPostgres,
 } from '@weft/db';
-import { createSecretBox, type MoveReport, moveInlineSecrets } from '@weft/services';
+import {
+  createSecretBox,
+  isUuid,
+  type MoveReport,
+  moveInlineSecrets,
+  organizationExists,
+} from '@weft/services';
 import { dataPath, derivedSecret, loadCliEnv } from './project';
+import { UsageError } from './usage-error';
 
 export interface DatabaseUrls {
   /** Runtime role weft_app (RLS applies). */
@@ -40,9 +47,13 @@ export async function openDatabase(
   log: (line: string) => void = () => {},
   /** One-off lines for the user, e.g. that the data directory had to go elsewhere (see startEmbeddedPostgres). */
   notice?: (line: string) => void,
+  /** A read-only command neither migrates nor sets the runtime role's password: it only connects. */
+  options: { readOnly?: boolean } = {},
 ): Promise<DatabaseUrls> {
   if (env.DATABASE_URL) {
     const adminUrl = env.DATABASE_ADMIN_URL ?? env.DATABASE_URL;
+    if (options.readOnly)
+      return { appUrl: env.DATABASE_URL, adminUrl, embedded: false, stop: async () => {} };
     await runMigrations(adminUrl);
     // The migrations create weft_app without a password (NOLOGIN); a deployment that connects as it
     // (docker-compose.yml) gets it from DATABASE_URL, so nothing else has to run ALTER ROLE.
@@ -55,7 +66,8 @@ export async function openDatabase(
   const adminPassword = derivedSecret(env.APP_KEY, 'embedded-postgres/admin');
   const appPassword = derivedSecret(env.APP_KEY, 'embedded-postgres/app');
   const port = env.EMBEDDED_PG_PORT;
-  const url = (user: string, password: string) => `postgres://${user}:${password}@127.0.0.1:${port}/weft`;
+  const url = (user: string, password: string) =>
+    `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/weft`;
   let stop = async () => {};
   if (!(await portAnswers(port))) {
     const dataDir = dataPath(env, 'postgres');
@@ -78,8 +90,10 @@ export async function openDatabase(
     stop = () => pg.stop();
   }
   const adminUrl = url('postgres', adminPassword);
-  await runMigrations(adminUrl);
-  await enableAppRoleLogin(adminUrl, appPassword);
+  if (!options.readOnly) {
+    await runMigrations(adminUrl);
+    await enableAppRoleLogin(adminUrl, appPassword);
+  }
   return { appUrl: url('weft_app', appPassword), adminUrl, embedded: true, stop };
 }
 
@@ -99,16 +113,29 @@ export async function moveInlineSecretsOf(database: DatabaseUrls, appKey: Uint8A
 
 /**
  * Runs `work` with an app-role connection (row-level security applies) to the database `weft up`
- * uses (or DATABASE_URL), and closes both afterwards. The admin commands all go through here.
+ * uses (or DATABASE_URL), and closes both afterwards. The admin commands all go through here. With
+ * `org`, the organization must exist (else a UsageError: one line, exit 2); `readOnly` commands
+ * (the lists, the export) neither migrate nor touch role passwords.
  */
-export async function withAppDatabase<T>(work: (db: Database, env: CliEnv) => Promise<T>): Promise<T> {
+export async function withAppDatabase<T>(
+  work: (db: Database, env: CliEnv) => Promise<T>,
+  options: { org?: string; readOnly?: boolean } = {},
+): Promise<T> {
+  const { org } = options;
+  if (org !== undefined && !isUuid(org)) throw unknownOrganization(org);
   const env = loadCliEnv();
-  const database = await openDatabase(env);
+  const database = await openDatabase(env, undefined, undefined, { readOnly: options.readOnly });
   const handle = connectDatabase(database.appUrl, { max: 1 });
   try {
+    if (org !== undefined && !(await organizationExists(handle.db, org))) throw unknownOrganization(org);
     return await work(handle.db, env);
   } finally {
     await handle.close();
     await database.stop();
   }
 }
+
+const unknownOrganization = (org: string) =>
+  new UsageError(
+    `no organization with id ${JSON.stringify(org.slice(0, 100))} (weft org create prints the id)`,
+  );

@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { interruptStopsDone } from './interrupt';
 import { createProgram } from './program';
+import { UsageError } from './usage-error';
 
 /** One line (or one per zod issue) for whatever stopped a command; never a stack trace. */
 function describe(error: unknown): string {
@@ -20,6 +21,7 @@ try {
     process.exit(error.exitCode === 0 ? 0 : 2);
   }
   process.stderr.write(`weft: ${describe(error)}\n`);
+  if (error instanceof UsageError) process.exit(2);
   // After Ctrl-C the command fails as its services stop: let the stops finish first.
   await interruptStopsDone();
   process.exit(1);

@@ -1,16 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { Argument, Command, Option } from 'commander';
 import { addBenchCommands } from './program-bench';
 import { jsonOption, orgOption, positiveInt } from './program-options';
-import { PROJECT_ROOT } from './project';
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
-}
+import { weftVersion } from './project';
 
 /**
  * The `weft` command line. commander parses it: `--help` on any command prints that command's help
@@ -20,7 +11,7 @@ function version(): string {
 export function createProgram(): Command {
   const program = new Command('weft')
     .description('Weft: self-hostable workflow automation on Temporal')
-    .version(version(), '-V, --version', 'print the version')
+    .version(weftVersion(), '-V, --version', 'print the version')
     .showSuggestionAfterError()
     .configureOutput({ outputError: (text, write) => write(`weft: ${text.replace(/^error: /, '')}`) })
     .exitOverride();
@@ -51,6 +42,24 @@ export function createProgram(): Command {
     .description('apply database migrations')
     .addOption(jsonOption())
     .action(async (o) => (await import('./commands/migrate')).migrateCommand({ json: o.json ?? false }));
+
+  program
+    .command('backup')
+    .description('copy the embedded data (PostgreSQL and Temporal) to a directory; the stack must be stopped')
+    .requiredOption('--to <dir>', 'a new or empty directory')
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./commands/backup')).backupCommand({ to: o.to, json: o.json ?? false }),
+    );
+
+  program
+    .command('restore')
+    .description('put a backup back into the data directory (the data it replaces is moved aside)')
+    .requiredOption('--from <dir>', 'a directory written by weft backup')
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./commands/restore')).restoreCommand({ from: o.from, json: o.json ?? false }),
+    );
 
   program
     .command('temporal')

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliEnv, loadEnv } from '@weft/config';
@@ -7,8 +7,8 @@ import { CliEnv, loadEnv } from '@weft/config';
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Reads `.env` (never overriding variables already set) and parses the CLI environment once. */
-export function loadCliEnv(): CliEnv {
-  const file = path.join(PROJECT_ROOT, '.env');
+export function loadCliEnv(file = path.join(PROJECT_ROOT, '.env')): CliEnv {
+  // Node's own parser: no `$` expansion (a bcrypt hash stays intact); quoted values may hold `#`.
   if (existsSync(file)) process.loadEnvFile(file);
   return loadEnv(CliEnv, process.env);
 }
@@ -20,4 +20,11 @@ export function derivedSecret(appKey: Buffer, purpose: string): string {
 
 export function dataPath(env: CliEnv, ...parts: string[]): string {
   return path.resolve(PROJECT_ROOT, env.WEFT_DATA_DIR, ...parts);
+}
+
+export function weftVersion(): string {
+  const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
 }

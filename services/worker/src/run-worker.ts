@@ -49,10 +49,12 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
     engine,
     log: (message, error) => logger.warn({ component: 'webhooks', err: error }, message),
   });
-  // Retention: finished executions older than EXECUTION_RETENTION_DAYS go (now, then every hour).
+  // Retention (now, then every hour): finished executions and webhook deliveries older than
+  // EXECUTION_RETENTION_DAYS, audit entries older than AUDIT_LOG_RETENTION_DAYS, stale poll keys.
   const pruner = startExecutionPruner({
     db,
     retentionDays: env.EXECUTION_RETENTION_DAYS,
+    auditLogRetentionDays: env.AUDIT_LOG_RETENTION_DAYS,
     log: (message, error) =>
       error
         ? logger.warn({ component: 'retention', err: error }, message)

@@ -20,5 +20,9 @@ export const auditLogs = pgTable(
     newValues: jsonb('new_values'),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_logs_org_created').on(t.organizationId, t.createdAt.desc(), t.id.desc())],
+  (t) => [
+    index('audit_logs_org_created').on(t.organizationId, t.createdAt.desc(), t.id.desc()),
+    // Retention (AUDIT_LOG_RETENTION_DAYS) deletes the oldest entries across organizations.
+    index('audit_logs_created').on(t.createdAt),
+  ],
 );

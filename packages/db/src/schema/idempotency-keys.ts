@@ -1,4 +1,4 @@
-import { integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { organizations } from './organizations';
 
@@ -20,5 +20,9 @@ export const idempotencyKeys = pgTable(
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.key] })],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.key] }),
+    // Retention deletes expired records (with their stored response bodies), oldest first.
+    index('idempotency_keys_expires').on(t.expiresAt),
+  ],
 );

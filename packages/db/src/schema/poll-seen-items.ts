@@ -1,4 +1,4 @@
-import { pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { organizations } from './organizations';
 import { workflows } from './workflows';
@@ -17,6 +17,11 @@ export const pollSeenItems = pgTable(
     /** The execution the item started; null for items taken as the baseline. */
     executionId: uuid('execution_id'),
     createdAt: createdAt(),
+    /** Refreshed (at most daily) by each poll whose answer lists the item; retention reads it. */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.workflowId, t.dedupKey] })],
+  (t) => [
+    primaryKey({ columns: [t.workflowId, t.dedupKey] }),
+    index('poll_seen_items_last_seen').on(t.lastSeenAt),
+  ],
 );

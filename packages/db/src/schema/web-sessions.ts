@@ -27,7 +27,12 @@ export const webSessions = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
   },
-  (t) => [uniqueIndex('web_sessions_token_hash').on(t.tokenHash), index('web_sessions_user').on(t.userId)],
+  (t) => [
+    uniqueIndex('web_sessions_token_hash').on(t.tokenHash),
+    index('web_sessions_user').on(t.userId),
+    // Retention deletes sessions past their absolute lifetime.
+    index('web_sessions_expires').on(t.expiresAt),
+  ],
 );
 
 /** Single-use password reset tokens (hash only), valid 60 minutes. */

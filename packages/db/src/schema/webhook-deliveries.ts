@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, id, updatedAt } from './columns';
 import { organizations } from './organizations';
@@ -50,5 +51,9 @@ export const webhookDeliveries = pgTable(
       t.id.desc(),
     ),
     index('webhook_deliveries_pending').on(t.status, t.createdAt),
+    // Retention deletes the deliveries that are over, oldest first.
+    index('webhook_deliveries_finished_created')
+      .on(t.createdAt)
+      .where(sql`${t.status} in ('succeeded', 'failed')`),
   ],
 );

@@ -1,5 +1,6 @@
 import type { Database } from '@weft/db';
 import { sql } from 'drizzle-orm';
+import { pruneExpiredRows } from './table-retention';
 
 const DAY_MS = 86_400_000;
 
@@ -59,30 +60,41 @@ export async function pruneExpiredExecutions(db: Database, options: PruneOptions
 }
 
 /**
- * Runs the pruner now and then every `intervalMs` (default one hour) until `stop()`; does nothing
- * when retention is 0. A failed run is logged and tried again at the next tick.
+ * Runs the pruners now and then every `intervalMs` (default one hour) until `stop()`: finished
+ * executions, then the other growing tables (pruneExpiredRows). A failed run is logged and tried
+ * again at the next tick.
  */
 export function startExecutionPruner(options: {
   db: Database;
   retentionDays: number;
+  /** AUDIT_LOG_RETENTION_DAYS; 0 keeps the audit log forever. */
+  auditLogRetentionDays: number;
   intervalMs?: number;
   log?: (message: string, error?: unknown) => void;
 }): { stop(): void } {
-  if (options.retentionDays <= 0) return { stop: () => {} };
   const log = options.log ?? ((message, error) => console.warn(message, error ?? ''));
   let pruning = false;
+  const pruneAll = async () => {
+    const report = await pruneExpiredExecutions(options.db, {
+      retentionDays: options.retentionDays,
+      pauseMs: 50,
+    });
+    if (report.deleted > 0)
+      log(`[retention] deleted ${report.deleted} executions finished over ${options.retentionDays} days ago`);
+    const rows = await pruneExpiredRows(options.db, {
+      executionRetentionDays: options.retentionDays,
+      auditLogRetentionDays: options.auditLogRetentionDays,
+    });
+    const counts = Object.entries(rows).filter(([, n]) => n > 0);
+    if (counts.length > 0)
+      log(`[retention] deleted ${counts.map(([table, n]) => `${n} ${table}`).join(', ')}`);
+  };
   const prune = () => {
     // Never two runs at once in this process: a long one simply delays the next.
     if (pruning) return;
     pruning = true;
-    void pruneExpiredExecutions(options.db, { retentionDays: options.retentionDays, pauseMs: 50 })
-      .then((report) => {
-        if (report.deleted > 0)
-          log(
-            `[retention] deleted ${report.deleted} executions finished over ${options.retentionDays} days ago`,
-          );
-      })
-      .catch((error: unknown) => log('[retention] execution pruning failed', error))
+    void pruneAll()
+      .catch((error: unknown) => log('[retention] pruning failed', error))
       .finally(() => {
         pruning = false;
       });

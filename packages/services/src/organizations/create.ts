@@ -1,4 +1,5 @@
 import { type Database, schema, withTenant } from '@weft/db';
+import { eq } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import { z } from 'zod';
 import { storedText } from '../text';
@@ -17,4 +18,15 @@ export async function createOrganization(db: Database, input: z.input<typeof Cre
   );
   if (!row) throw new Error('insert returned no row');
   return { id: row.id, name: row.name, created_at: row.createdAt.toISOString() };
+}
+
+/** Whether the organization exists (its row is visible only inside its own tenancy transaction). */
+export async function organizationExists(db: Database, organizationId: string): Promise<boolean> {
+  const rows = await withTenant(db, organizationId, (tx) =>
+    tx
+      .select({ id: schema.organizations.id })
+      .from(schema.organizations)
+      .where(eq(schema.organizations.id, organizationId)),
+  );
+  return rows.length === 1;
 }

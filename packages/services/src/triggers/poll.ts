@@ -1,7 +1,7 @@
 import { type Database, schema, type Tx, withTenant } from '@weft/db';
 import { type PollingTriggerConfig, TriggerConfigByType } from '@weft/graph';
 import { credentialHeaders, HTTP_AUTH_CREDENTIAL_TYPES } from '@weft/nodes';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { CredentialUnusableError, openCredential } from '../credentials/use';
 import type { SecretBox } from '../encryption';
 import type { ExecutionEngine } from '../executions/engine';
@@ -217,6 +217,20 @@ export async function pollWorkflow(
             .values(keys.map((dedupKey) => ({ ...ref, dedupKey, executionId: executionIdOf(dedupKey) })))
             .onConflictDoNothing()
             .returning({ dedupKey: seen.dedupKey });
+    if (keys.length > inserted.length) {
+      // The keys this answer lists are still needed (retention keeps them, see weft_prune_poll_seen_items);
+      // refreshed at most daily, so a steady poll costs few writes.
+      await tx
+        .update(seen)
+        .set({ lastSeenAt: sql`now()` })
+        .where(
+          and(
+            eq(seen.workflowId, ref.workflowId),
+            inArray(seen.dedupKey, keys),
+            lt(seen.lastSeenAt, sql`now() - interval '1 day'`),
+          ),
+        );
+    }
     const workflow = presentWorkflow(row);
     const fresh = await prepareExecutions(
       tx,

@@ -28,7 +28,9 @@ export async function apiKeyCreateCommand(options: {
       .map((p) => p.trim())
       .filter(Boolean),
   });
-  const key = await withAppDatabase((db) => createApiKey({ ctx: context(db, options.org), input }));
+  const key = await withAppDatabase((db) => createApiKey({ ctx: context(db, options.org), input }), {
+    org: options.org,
+  });
   printResult(options.json, key, [
     `API key created: ${key.name} (${key.permissions.join(', ')})`,
     `id:  ${key.id}`,
@@ -39,15 +41,18 @@ export async function apiKeyCreateCommand(options: {
 
 /** `weft api-key list`: every key of the organization, newest first; never the key itself. */
 export async function apiKeyListCommand(options: { org: string; json: boolean }) {
-  const keys = await withAppDatabase(async (db) => {
-    const ctx = context(db, options.org);
-    const all = [];
-    for (let page = 1; ; page++) {
-      const { rows, total } = await listApiKeys({ ctx, input: { page, perPage: 100 } });
-      all.push(...rows);
-      if (page * 100 >= total || rows.length === 0) return all;
-    }
-  });
+  const keys = await withAppDatabase(
+    async (db) => {
+      const ctx = context(db, options.org);
+      const all = [];
+      for (let page = 1; ; page++) {
+        const { rows, total } = await listApiKeys({ ctx, input: { page, perPage: 100 } });
+        all.push(...rows);
+        if (page * 100 >= total || rows.length === 0) return all;
+      }
+    },
+    { org: options.org, readOnly: true },
+  );
   printResult(options.json, { api_keys: keys }, [
     keys.length === 0 ? 'No API keys.' : `${keys.length} API key(s):`,
     ...keys.map(
@@ -60,8 +65,9 @@ export async function apiKeyListCommand(options: { org: string; json: boolean })
 
 /** `weft api-key revoke`: refused on every replica from the next request on. */
 export async function apiKeyRevokeCommand(options: { org: string; id: string; json: boolean }) {
-  const key = await withAppDatabase((db) =>
-    revokeApiKey({ ctx: context(db, options.org), input: { id: options.id } }),
+  const key = await withAppDatabase(
+    (db) => revokeApiKey({ ctx: context(db, options.org), input: { id: options.id } }),
+    { org: options.org },
   );
   printResult(options.json, key, [`API key revoked: ${key.name} (${key.id})`]);
 }

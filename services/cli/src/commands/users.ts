@@ -25,18 +25,23 @@ export async function userCreateCommand(options: {
   json: boolean;
 }) {
   const secret = await readPassword({ fromStdin: options.passwordStdin });
-  const user = await withAppDatabase((db) =>
-    createUser({
-      ctx: context(db, options.org),
-      input: { email: options.email, password: secret, role: options.role },
-    }),
+  const user = await withAppDatabase(
+    (db) =>
+      createUser({
+        ctx: context(db, options.org),
+        input: { email: options.email, password: secret, role: options.role },
+      }),
+    { org: options.org },
   );
   printResult(options.json, user, [`User created: ${user.email} (${user.role})`, `id: ${user.id}`]);
 }
 
 /** `weft user list`: the organization's members, oldest first. */
 export async function userListCommand(options: { org: string; json: boolean }) {
-  const users = await withAppDatabase((db) => listMembers(context(db, options.org)));
+  const users = await withAppDatabase((db) => listMembers(context(db, options.org)), {
+    org: options.org,
+    readOnly: true,
+  });
   printResult(options.json, { users }, [
     users.length === 0 ? 'No users.' : `${users.length} user(s):`,
     ...users.map(
@@ -51,7 +56,9 @@ export async function userListCommand(options: { org: string; json: boolean }) {
  */
 export async function userRevokeCommand(options: { org: string; id: string; json: boolean }) {
   if (!isUuid(options.id)) throw notFound('Member');
-  await withAppDatabase((db) => removeMember(context(db, options.org), options.id, PERMISSIONS));
+  await withAppDatabase((db) => removeMember(context(db, options.org), options.id, PERMISSIONS), {
+    org: options.org,
+  });
   printResult(options.json, { id: options.id, revoked: true }, [
     `User ${options.id} removed from the organization`,
   ]);

@@ -47,28 +47,31 @@ export async function workflowsExportCommand(options: {
   file: string;
   json: boolean;
 }): Promise<void> {
-  const workflows = await withAppDatabase(async (db) => {
-    const ctx = context(db, options.org);
-    const exported: z.infer<typeof ExportedWorkflow>[] = [];
-    for (let page = 1; ; page++) {
-      const { rows, total } = await listWorkflows({ ctx, input: { page, perPage: 100 } });
-      for (const summary of rows) {
-        const full = await getWorkflow({ ctx, input: { id: summary.id } });
-        const { secret: _masked, ...triggerConfig } = full.trigger_config as Record<string, unknown>;
-        exported.push({
-          name: full.name,
-          description: full.description,
-          trigger_type: full.trigger_type,
-          trigger_config: triggerConfig,
-          nodes: full.nodes as unknown[],
-          edges: full.edges as unknown[],
-          notes: (full.notes ?? []) as unknown[],
-        });
+  const workflows = await withAppDatabase(
+    async (db) => {
+      const ctx = context(db, options.org);
+      const exported: z.infer<typeof ExportedWorkflow>[] = [];
+      for (let page = 1; ; page++) {
+        const { rows, total } = await listWorkflows({ ctx, input: { page, perPage: 100 } });
+        for (const summary of rows) {
+          const full = await getWorkflow({ ctx, input: { id: summary.id } });
+          const { secret: _masked, ...triggerConfig } = full.trigger_config as Record<string, unknown>;
+          exported.push({
+            name: full.name,
+            description: full.description,
+            trigger_type: full.trigger_type,
+            trigger_config: triggerConfig,
+            nodes: full.nodes as unknown[],
+            edges: full.edges as unknown[],
+            notes: (full.notes ?? []) as unknown[],
+          });
+        }
+        if (page * 100 >= total || rows.length === 0) break;
       }
-      if (page * 100 >= total || rows.length === 0) break;
-    }
-    return exported;
-  });
+      return exported;
+    },
+    { org: options.org, readOnly: true },
+  );
   const file = { format: EXPORT_FORMAT, exported_at: new Date().toISOString(), workflows };
   await writeFile(options.file, `${JSON.stringify(file, null, 2)}\n`);
   printResult(options.json, { file: options.file, exported: workflows.length }, [
@@ -97,28 +100,31 @@ export async function workflowsImportCommand(options: {
     const reason = error instanceof z.ZodError ? error.issues[0]?.message : (error as Error).message;
     throw new Error(`${options.file} is not a ${EXPORT_FORMAT} export: ${reason}`);
   }
-  const results = await withAppDatabase(async (db, env) => {
-    const ctx = context(db, options.org);
-    const secrets = createSecretBox(env.APP_KEY);
-    const outcome: { name: string; id?: string; error?: string }[] = [];
-    // One at a time and each on its own: a workflow that no longer validates (a credential missing
-    // here, say) is reported and the others still come in.
-    for (const workflow of parsed.workflows) {
-      const input = WorkflowInput.safeParse({ ...workflow, status: 'draft' });
-      if (!input.success) {
-        const issue = input.error.issues[0];
-        outcome.push({ name: workflow.name, error: `${issue?.path.join('.')}: ${issue?.message}` });
-        continue;
+  const results = await withAppDatabase(
+    async (db, env) => {
+      const ctx = context(db, options.org);
+      const secrets = createSecretBox(env.APP_KEY);
+      const outcome: { name: string; id?: string; error?: string }[] = [];
+      // One at a time and each on its own: a workflow that no longer validates (a credential missing
+      // here, say) is reported and the others still come in.
+      for (const workflow of parsed.workflows) {
+        const input = WorkflowInput.safeParse({ ...workflow, status: 'draft' });
+        if (!input.success) {
+          const issue = input.error.issues[0];
+          outcome.push({ name: workflow.name, error: `${issue?.path.join('.')}: ${issue?.message}` });
+          continue;
+        }
+        try {
+          const created = await createWorkflow({ ctx, input: input.data, secrets });
+          outcome.push({ name: workflow.name, id: created.id });
+        } catch (error) {
+          outcome.push({ name: workflow.name, error: describeFailure(error) });
+        }
       }
-      try {
-        const created = await createWorkflow({ ctx, input: input.data, secrets });
-        outcome.push({ name: workflow.name, id: created.id });
-      } catch (error) {
-        outcome.push({ name: workflow.name, error: describeFailure(error) });
-      }
-    }
-    return outcome;
-  });
+      return outcome;
+    },
+    { org: options.org },
+  );
   const failed = results.filter((r) => r.error);
   printResult(
     options.json,

@@ -1,0 +1,79 @@
+import type { Database } from '@weft/db';
+import { type SQL, sql } from 'drizzle-orm';
+
+const DAY_MS = 86_400_000;
+
+/** Rows per batch: each batch is one short statement, so pruning a backlog never holds long locks. */
+export const DEFAULT_TABLE_PRUNE_BATCH_SIZE = 1000;
+
+/**
+ * How long a polling dedup key outlives the last poll that listed its item; it goes only once a
+ * later successful poll no longer listed it and the execution it started was pruned. A source that
+ * drops an item for a while and lists it again within this time does not run it twice.
+ */
+export const POLL_KEY_UNSEEN_DAYS = 30;
+
+export interface TableRetention {
+  /** EXECUTION_RETENTION_DAYS: finished outbound webhook deliveries follow the executions; 0 keeps them. */
+  executionRetentionDays: number;
+  /** AUDIT_LOG_RETENTION_DAYS; 0 keeps the audit log forever. */
+  auditLogRetentionDays: number;
+  batchSize?: number;
+  /** The clock (tests move it). */
+  now?: Date;
+}
+
+export interface TablePruneReport {
+  webhook_deliveries: number;
+  audit_logs: number;
+  poll_seen_items: number;
+  /** Expired idempotency records and web sessions past their absolute lifetime. */
+  expired_records: number;
+}
+
+/**
+ * Deletes the expired rows of the growing tables besides executions (webhook deliveries, audit
+ * logs, poll dedup keys, expired idempotency records and web sessions), each through its reviewed
+ * SECURITY DEFINER function (migration 0029; the runtime role has no DELETE on audit_logs), a
+ * batch at a time until a batch comes back short. Inbound hook receipts are pruned every minute by
+ * the delivery sweeper (pruneHookReceipts), as their window is hours.
+ */
+export async function pruneExpiredRows(db: Database, options: TableRetention): Promise<TablePruneReport> {
+  const now = (options.now ?? new Date()).getTime();
+  const before = (days: number) => new Date(now - days * DAY_MS).toISOString();
+  const batch = options.batchSize ?? DEFAULT_TABLE_PRUNE_BATCH_SIZE;
+  return {
+    webhook_deliveries:
+      options.executionRetentionDays > 0
+        ? await inBatches(
+            db,
+            batch,
+            sql`weft_prune_webhook_deliveries(${before(options.executionRetentionDays)}::timestamptz, ${batch})`,
+          )
+        : 0,
+    audit_logs:
+      options.auditLogRetentionDays > 0
+        ? await inBatches(
+            db,
+            batch,
+            sql`weft_prune_audit_logs(${before(options.auditLogRetentionDays)}::timestamptz, ${batch})`,
+          )
+        : 0,
+    poll_seen_items: await inBatches(
+      db,
+      batch,
+      sql`weft_prune_poll_seen_items(${before(POLL_KEY_UNSEEN_DAYS)}::timestamptz, ${batch})`,
+    ),
+    expired_records: await inBatches(db, batch, sql`weft_prune_expired_records(${batch})`),
+  };
+}
+
+async function inBatches(db: Database, batchSize: number, call: SQL): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const [row] = await db.execute<{ deleted: number }>(sql`select ${call} as deleted`);
+    const deleted = Number(row?.deleted ?? 0);
+    total += deleted;
+    if (deleted < batchSize) return total;
+  }
+}
