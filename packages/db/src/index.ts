@@ -1,6 +1,7 @@
 export * from './caller';
 export * from './client';
 export * from './embedded';
+export * from './embedded-password';
 export * from './errors';
 export * from './migrate';
 export * from './rows';
