@@ -8,6 +8,7 @@ import { createSecretBox } from '@weft/services';
 import { createTestDatabase, freePort, type TestDatabase } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/database';
+import { stackEnv } from './weft-process';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const keyA = randomBytes(32);
@@ -98,6 +99,21 @@ describe('a key that opens nothing stops the processes, and weft keys rotate re-
     expect(aAlone.code).toBe(1);
     expect(aAlone.stderr.trim().split('\n')).toHaveLength(1);
     expect(aAlone.stderr).toMatch(/^weft: APP_KEY opens none of the 2 sealed values/);
+  });
+
+  it('weft up says it once and exits 1 before starting Temporal, the API or the worker', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'weft-keys-up-'));
+    try {
+      const { env } = await stackEnv(dataDir, { ...databaseEnv, APP_KEY: env64(randomBytes(32)) });
+      const up = await run('services/cli/src/main.ts', ['up'], env as Record<string, string>);
+      expect(up.code).toBe(1);
+      expect(`${up.stdout}${up.stderr}`).toMatch(
+        /failed to start: APP_KEY opens none of the 2 sealed values sampled from the database/,
+      );
+      expect(`${up.stdout}${up.stderr}`).not.toMatch(/starting the Temporal dev server|process layout/);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a malformed APP_KEYS_PREVIOUS before touching anything', async () => {
