@@ -83,9 +83,20 @@ describe('a key that opens nothing stops the processes, and weft keys rotate re-
     const ring = { ...databaseEnv, APP_KEY: env64(keyB), APP_KEYS_PREVIOUS: ` ${env64(keyA)} ,` };
     const rotated = await run(cli, ['keys', 'rotate', '--json', '--batch-size', '1'], ring);
     expect(rotated.code).toBe(0);
-    const report = JSON.parse(rotated.stdout) as { key_id: string; total: Record<string, number> };
+    const report = JSON.parse(rotated.stdout) as {
+      key_id: string;
+      columns: Record<string, unknown>[];
+      total: Record<string, number>;
+    };
     expect(report.key_id).toBe(createSecretBox(keyB).currentKeyId);
-    expect(report.total).toEqual({ scanned: 2, rotated: 2, alreadyCurrent: 0, unreadable: 0 });
+    expect(report.total).toEqual({ scanned: 2, rotated: 2, already_current: 0, unreadable: 0 });
+    expect(report.columns).toContainEqual({
+      column: 'credentials.secret_ciphertext',
+      scanned: 2,
+      rotated: 2,
+      already_current: 0,
+      unreadable: 0,
+    });
 
     const bAlone = await run(cli, ['keys', 'check', '--json'], { ...databaseEnv, APP_KEY: env64(keyB) });
     expect(bAlone.code).toBe(0);

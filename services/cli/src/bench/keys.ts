@@ -3,12 +3,23 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { connectDatabase, enableAppRoleLogin, runMigrations, startEmbeddedPostgres } from '@weft/db';
-import { checkKeyRing, createSecretBox, rotateSealedValues, type SecretBox } from '@weft/services';
+import {
+  checkKeyRing,
+  createSecretBox,
+  type RotationReport,
+  rotateSealedValues,
+  type SecretBox,
+} from '@weft/services';
 import postgres from 'postgres';
 import { freePortOnLoopback } from '../free-port';
 import { printResult } from '../output';
 
 const ORGANIZATIONS = 10;
+
+const snakeCase = ({ alreadyCurrent, ...counts }: RotationReport['total']) => ({
+  ...counts,
+  already_current: alreadyCurrent,
+});
 const CHUNK = 1000;
 
 /** `n` sealed values under `box` in three sealed columns (7 : 2 : 1), spread over ten organizations. */
@@ -97,8 +108,8 @@ export async function benchKeysCommand(options: { values: number; batchSize: num
       {
         values: options.values,
         batch_size: options.batchSize,
-        rotate: { ...first.result.total, ms: Math.round(first.ms) },
-        rotate_again: { ...second.result.total, ms: Math.round(second.ms) },
+        rotate: { ...snakeCase(first.result.total), ms: Math.round(first.ms) },
+        rotate_again: { ...snakeCase(second.result.total), ms: Math.round(second.ms) },
         startup_check: { ...check.result, ms: Number(check.ms.toFixed(1)) },
       },
       [

@@ -20,7 +20,15 @@ export async function keysRotateCommand(options: { batchSize: number; json: bool
     const { total } = report;
     printResult(
       options.json,
-      { key_id: report.keyId, seconds: Number(seconds.toFixed(3)), columns: report.columns, total },
+      {
+        key_id: report.keyId,
+        seconds: Number(seconds.toFixed(3)),
+        columns: report.columns.map(({ alreadyCurrent, ...c }) => ({
+          ...c,
+          already_current: alreadyCurrent,
+        })),
+        total: (({ alreadyCurrent, ...t }) => ({ ...t, already_current: alreadyCurrent }))(total),
+      },
       [
         ...report.columns.map(
           (c) =>
