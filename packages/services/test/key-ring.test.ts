@@ -1,11 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { connectDatabase } from '@weft/db';
-import { createTestDatabase, type TestDatabase } from '@weft/testing';
+import { createTestDatabase, freePort, type TestDatabase } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   checkKeyRing,
   createSecretBox,
   keyRingRefusal,
+  keyRingStartRefusal,
   rotateSealedValues,
   SEALED_COLUMNS,
   type SecretBox,
@@ -156,6 +157,32 @@ describe('the key ring on a real database', () => {
     const [row] = await db.admin<{ n: number }[]>`
       select count(*)::int as n from webhooks where secret_ciphertext = ${foreign}`;
     expect(row?.n).toBe(1);
+  });
+
+  it('at start: an unreachable database skips the check with a warning; no migrations or a foreign key refuse', async () => {
+    const port = await freePort();
+    const nowhere = connectDatabase(`postgres://weft_app:x@127.0.0.1:${port}/weft`, { max: 1 });
+    const warnings: string[] = [];
+    try {
+      const refusal = await keyRingStartRefusal(nowhere.db, createSecretBox(keyB), (message) =>
+        warnings.push(message),
+      );
+      expect(refusal).toBeNull();
+      expect(warnings).toEqual([expect.stringMatching(/^APP_KEY was not checked against the database/)]);
+    } finally {
+      await nowhere.close();
+    }
+    const older = await createTestDatabase();
+    try {
+      await older.admin`drop function weft_sealed_value_samples(integer)`;
+      const refusal = await keyRingStartRefusal(older.app.db, createSecretBox(keyB), () => {});
+      expect(refusal).toMatch(/run `weft migrate` first$/);
+    } finally {
+      await older.drop();
+    }
+    expect(await keyRingStartRefusal(db.app.db, createSecretBox(randomBytes(32)), () => {})).toMatch(
+      /^APP_KEY opens none of/,
+    );
   });
 
   it('refuses to rotate on the runtime role, whose row-level security hides other organizations', async () => {

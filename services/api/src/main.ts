@@ -1,13 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { ApiEnv, loadEnv, WorkerEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
-import {
-  checkKeyRing,
-  createSecretBox,
-  keyRingRefusal,
-  parseAllowlist,
-  readSupervisedWorker,
-} from '@weft/services';
+import { createSecretBox, keyRingStartRefusal, parseAllowlist, readSupervisedWorker } from '@weft/services';
 import { collectProcessMetrics, configureLogging, routeConsoleToLogger } from '@weft/telemetry';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { createTemporalEngine, type TemporalEngine } from '@weft/temporal/engine';
@@ -24,8 +18,10 @@ collectProcessMetrics();
 if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required for the API server (weft up sets it).');
 const database = connectDatabase(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE });
 // A key that opens nothing the database holds would serve reads and fail every secret (docs/key-custody.md).
-const keyRefusal = keyRingRefusal(
-  await checkKeyRing(database.db, createSecretBox(env.APP_KEY, env.APP_KEYS_PREVIOUS)),
+const keyRefusal = await keyRingStartRefusal(
+  database.db,
+  createSecretBox(env.APP_KEY, env.APP_KEYS_PREVIOUS),
+  (message, error) => logger.warn({ component: 'api', err: error }, message),
 );
 if (keyRefusal) {
   process.stderr.write(`weft api: ${keyRefusal}\n`);

@@ -1,6 +1,6 @@
 import { loadEnv, WorkerEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
-import { checkKeyRing, createSecretBox, keyRingRefusal } from '@weft/services';
+import { createSecretBox, keyRingStartRefusal } from '@weft/services';
 import {
   collectProcessMetrics,
   configureLogging,
@@ -20,8 +20,10 @@ if (!TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is required for the wor
 if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required for the worker (weft up sets it).');
 const database = connectDatabase(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE });
 // A key that opens nothing the database holds would fail every step that needs a secret (docs/key-custody.md).
-const keyRefusal = keyRingRefusal(
-  await checkKeyRing(database.db, createSecretBox(env.APP_KEY, env.APP_KEYS_PREVIOUS)),
+const keyRefusal = await keyRingStartRefusal(
+  database.db,
+  createSecretBox(env.APP_KEY, env.APP_KEYS_PREVIOUS),
+  (message, error) => logger.warn({ component: 'worker', err: error }, message),
 );
 if (keyRefusal) {
   process.stderr.write(`weft worker: ${keyRefusal}\n`);

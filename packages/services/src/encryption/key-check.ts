@@ -2,6 +2,16 @@ import type { Database } from '@weft/db';
 import { sql } from 'drizzle-orm';
 import type { SecretBox } from './secret-box';
 
+/** The database has not been migrated to this version: the check (and the rest) cannot work. */
+export class MigrationsMissingError extends Error {
+  override name = 'MigrationsMissingError';
+  constructor() {
+    super(
+      'the database lacks the migrations of this version (no weft_sealed_value_samples): run `weft migrate` first',
+    );
+  }
+}
+
 /** Sealed values sampled per sealed column at start-up. */
 const SAMPLES_PER_COLUMN = 3;
 
@@ -19,9 +29,18 @@ export interface KeyCheck {
  * sealed column (weft_sealed_value_samples, across organizations), each tried with the ring.
  */
 export async function checkKeyRing(db: Database, box: SecretBox): Promise<KeyCheck> {
-  const rows = await db.execute<{ source: string; sealed: string }>(
-    sql`select source, sealed from weft_sealed_value_samples(${SAMPLES_PER_COLUMN})`,
-  );
+  const rows = await db
+    .execute<{ source: string; sealed: string }>(
+      sql`select source, sealed from weft_sealed_value_samples(${SAMPLES_PER_COLUMN})`,
+    )
+    .catch((error: unknown) => {
+      // 42883 undefined_function: a database the migrations have not reached yet.
+      const code =
+        (error as { code?: string; cause?: { code?: string } }).cause?.code ??
+        (error as { code?: string }).code;
+      if (code !== '42883') throw error;
+      throw new MigrationsMissingError();
+    });
   let opened = 0;
   for (const row of rows) {
     try {
@@ -46,4 +65,24 @@ export function keyRingRefusal(check: KeyCheck): string | null {
     `(${check.sources.join(', ')}): start with the APP_KEY that sealed them, or list it in ` +
     'APP_KEYS_PREVIOUS (docs/key-custody.md)'
   );
+}
+
+/**
+ * The start-up check of the API and worker (main.ts): the one line to exit 1 with, or null to start.
+ * A database that cannot be reached does not stop a start (the process retries it, /readyz reports
+ * it, and `weft up`'s supervisor must not give up while PostgreSQL restarts): the check is then
+ * skipped with a warning. A database without this version's migrations does stop it.
+ */
+export async function keyRingStartRefusal(
+  db: Database,
+  box: SecretBox,
+  warn: (message: string, error: unknown) => void,
+): Promise<string | null> {
+  try {
+    return keyRingRefusal(await checkKeyRing(db, box));
+  } catch (error) {
+    if (error instanceof MigrationsMissingError) return error.message;
+    warn('APP_KEY was not checked against the database (unreachable?): starting without the check', error);
+    return null;
+  }
 }
