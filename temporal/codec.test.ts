@@ -106,7 +106,9 @@ describe('createEncryptionCodec', () => {
   it('throws when decoding with another key', async () => {
     const encoded = await encodeOne(toPayload({ a: 1 }));
     const otherCodec = createEncryptionCodec(randomBytes(32));
-    await expect(otherCodec.decode([encoded])).rejects.toThrow(/another key|this codec holds key/);
+    await expect(otherCodec.decode([encoded])).rejects.toThrow(
+      /this codec holds APP_KEY and APP_KEYS_PREVIOUS keys/,
+    );
     // Even when the key id is forged to match, authentication fails.
     const [probe] = await otherCodec.encode([toPayload(0)]);
     const forged: Payload = {
@@ -117,6 +119,25 @@ describe('createEncryptionCodec', () => {
       },
     };
     await expect(otherCodec.decode([forged])).rejects.toThrow(/authentication/);
+  });
+
+  it('decodes a payload encoded under a previous APP_KEY and encodes with the current one', async () => {
+    const previous = await encodeOne(toPayload({ sealed: 'before the rotation' }));
+    const newKey = randomBytes(32);
+    const ring = createEncryptionCodec(newKey, [appKey]);
+    const [decoded] = await ring.decode([previous]);
+    expect(defaultPayloadConverter.fromPayload(decoded as Payload)).toEqual({
+      sealed: 'before the rotation',
+    });
+    const [fresh] = await ring.encode([toPayload('after')]);
+    const [currentOnly] = await createEncryptionCodec(newKey).encode([toPayload('probe')]);
+    expect(metadataText(fresh as Payload, KEY_ID_METADATA)).toBe(
+      metadataText(currentOnly as Payload, KEY_ID_METADATA),
+    );
+    // The new key alone opens what it sealed, and not what the previous key sealed.
+    const [after] = await createEncryptionCodec(newKey).decode([fresh as Payload]);
+    expect(defaultPayloadConverter.fromPayload(after as Payload)).toBe('after');
+    await expect(createEncryptionCodec(newKey).decode([previous])).rejects.toThrow(/holds APP_KEY/);
   });
 
   it('passes payloads that are not encrypted through decode unchanged', async () => {

@@ -82,10 +82,14 @@ function seal(payload: Payload, { id, key }: CodecKey): Payload {
   return encrypted;
 }
 
-function open(payload: Payload, { id, key }: CodecKey): Payload {
+function open(payload: Payload, ring: readonly CodecKey[]): Payload {
   const keyId = readMetadata(payload, KEY_ID_METADATA);
-  if (keyId !== id) {
-    throw new ValueError(`payload was encrypted with key '${keyId ?? 'none'}', this codec holds key '${id}'`);
+  const key = ring.find((candidate) => candidate.id === keyId)?.key;
+  if (!key) {
+    const held = ring.map((candidate) => candidate.id).join(', ');
+    throw new ValueError(
+      `payload was encrypted with key '${keyId ?? 'none'}', this codec holds APP_KEY and APP_KEYS_PREVIOUS keys '${held}'`,
+    );
   }
   const data = payload.data ?? new Uint8Array();
   if (data.length < IV_BYTES + TAG_BYTES) throw new ValueError('encrypted payload is too short');
@@ -120,25 +124,32 @@ function open(payload: Payload, { id, key }: CodecKey): Payload {
  * in Temporal's history. The key is derived from APP_KEY with HKDF-SHA256 (info
  * `weft/temporal-payload-codec`); every payload gets a random 12-byte IV and carries
  * `encoding: binary/encrypted` and the key's id (the first 8 hex characters of the SHA-256 of the
- * derived key) so key rotation can be added later. Its data is IV, ciphertext, then the 16-byte tag.
+ * derived key). Its data is IV, ciphertext, then the 16-byte tag.
+ * A key ring (docs/key-custody.md): encoding uses APP_KEY; decoding takes the key of the ring
+ * (APP_KEY, then APP_KEYS_PREVIOUS) whose id the payload carries, so histories written before a
+ * rotation stay readable while the old key is kept in APP_KEYS_PREVIOUS.
  * Decoding passes payloads that are not `binary/encrypted` through unchanged; a tampered payload
- * or one sealed with another key throws.
+ * or one sealed with a key outside the ring throws.
  *
  * For the worker, the client and the API's codec endpoint; never for workflow code (node:crypto).
  *
  * @example
- * const codec = createEncryptionCodec(env.APP_KEY);
+ * const codec = createEncryptionCodec(env.APP_KEY, env.APP_KEYS_PREVIOUS);
  * const client = new Client({ connection, dataConverter: { payloadCodecs: [codec] } });
  */
-export function createEncryptionCodec(appKey: Uint8Array): PayloadCodec {
+export function createEncryptionCodec(
+  appKey: Uint8Array,
+  previousKeys: readonly Uint8Array[] = [],
+): PayloadCodec {
   const codecKey = deriveKey(appKey);
+  const ring = [codecKey, ...previousKeys.map(deriveKey)];
   return {
     async encode(payloads: Payload[]): Promise<Payload[]> {
       return payloads.map((payload) => seal(payload, codecKey));
     },
     async decode(payloads: Payload[]): Promise<Payload[]> {
       return payloads.map((payload) =>
-        readMetadata(payload, 'encoding') === ENCRYPTED_ENCODING ? open(payload, codecKey) : payload,
+        readMetadata(payload, 'encoding') === ENCRYPTED_ENCODING ? open(payload, ring) : payload,
       );
     },
   };

@@ -38,6 +38,32 @@ const databaseUrl = optionalString.refine(
     "and in .env quote the value ('…'), or # starts a comment",
 );
 
+/**
+ * Keys APP_KEY replaced (docs/key-custody.md), comma-separated, each in APP_KEY's `base64:` form:
+ * sealed values and Temporal payloads they sealed still open; nothing new is sealed with them.
+ */
+export const PreviousAppKeys = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((key) => key.trim())
+      .filter((key) => key !== ''),
+  )
+  .pipe(
+    z.array(
+      z
+        .string()
+        .regex(
+          /^base64:[A-Za-z0-9+/]+={0,2}$/,
+          'each previous key must look like base64:<32 bytes in base64>',
+        )
+        .transform((v) => Buffer.from(v.slice('base64:'.length), 'base64'))
+        .refine((buf) => buf.length === 32, 'each previous key must decode to 32 bytes'),
+    ),
+  );
+
 const database = {
   /** Runtime role: not a superuser, no BYPASSRLS. Unset: embedded PostgreSQL. */
   DATABASE_URL: databaseUrl,
@@ -145,6 +171,7 @@ const webAccounts = {
 
 export const ApiEnv = z.object({
   APP_KEY: AppKey,
+  APP_KEYS_PREVIOUS: PreviousAppKeys,
   APP_URL: z.url().default('http://localhost:3000'),
   PORT: port.default(3000),
   /**
@@ -181,6 +208,7 @@ export type ApiEnv = z.infer<typeof ApiEnv>;
 
 export const WorkerEnv = z.object({
   APP_KEY: AppKey,
+  APP_KEYS_PREVIOUS: PreviousAppKeys,
   /** A workflow bundle prebuilt by services/worker/src/build-bundle.ts; unset: bundle at start. */
   WORKFLOW_BUNDLE_PATH: optionalString,
   /**

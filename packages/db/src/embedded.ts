@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
+import { adoptAdminPassword } from './embedded-password';
 import { reachableDataDir, reachableEmbeddedPostgres } from './embedded-reach';
 
 export interface EmbeddedPostgresOptions {
@@ -8,6 +9,8 @@ export interface EmbeddedPostgresOptions {
   port: number;
   /** Password of the superuser `postgres`, which owns the schema and runs migrations. */
   adminPassword: string;
+  /** Passwords it may still have from before an APP_KEY rotation (see adoptAdminPassword). */
+  previousAdminPasswords?: readonly string[];
   database: string;
   log?: (line: string) => void;
   /** Things the caller should tell its user once, such as a data directory placed elsewhere. */
@@ -86,6 +89,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
   if (fresh) await server.initialise();
   await server.start();
+  await adoptAdminPassword(options.port, options.adminPassword, options.previousAdminPasswords).catch(
+    async (error: unknown) => {
+      await server.stop();
+      throw error;
+    },
+  );
   const urlFor = (database: string, user = 'postgres', password = options.adminPassword) =>
     `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${options.port}/${database}`;
   const admin = postgres(urlFor('postgres'), { max: 1, onnotice: () => {} });

@@ -1,6 +1,7 @@
 export * from './caller';
 export * from './client';
 export * from './embedded';
+export * from './embedded-password';
 export { reachableDataDir, runsAsRoot } from './embedded-reach';
 export * from './errors';
 export * from './migrate';

@@ -18,17 +18,24 @@ export interface TestApiOptions {
   env?: Partial<Parameters<typeof createApp>[0]['env']>;
   /** Receives sign-in links no e-mail module could send (reset, invitations). */
   logLink?: (purpose: string, to: string, url: string) => void;
+  /** APP_KEY (default: random) and APP_KEYS_PREVIOUS (default: none). */
+  appKey?: Uint8Array;
+  previousAppKeys?: Uint8Array[];
 }
+
+type Requester = (
+  method: string,
+  path: string,
+  options?: { key?: string; body?: unknown; headers?: Record<string, string> },
+) => Promise<Response>;
 
 export interface TestApi {
   db: TestDatabase;
   app: ReturnType<typeof createApp>;
   /** Sends a request to the app in-process (no socket), JSON-encoding `body` when it is an object. */
-  request(
-    method: string,
-    path: string,
-    options?: { key?: string; body?: unknown; headers?: Record<string, string> },
-  ): Promise<Response>;
+  request: Requester;
+  /** The same API on the same database under another key ring (a replica started with other keys). */
+  withKeys(appKey: Uint8Array, previousAppKeys?: Uint8Array[]): { request: Requester };
   /** A new organization with a key that holds `permissions` (default `*`). */
   createOrg(
     name?: string,
@@ -40,24 +47,38 @@ export interface TestApi {
 
 export async function createTestApi(options: TestApiOptions = {}): Promise<TestApi> {
   const db = await createTestDatabase();
-  const app = createApp({
-    db: db.app.db,
-    env: {
-      APP_URL: 'http://localhost:3000',
-      MAX_BODY_BYTES: options.maxBodyBytes ?? 1024 * 1024,
-      RATE_LIMIT_PER_KEY: options.ratePerKey ?? 100_000,
-      RATE_LIMIT_PER_ORG: options.ratePerOrg ?? 100_000,
-      TRUST_PROXY_HOPS: 0,
-      ...(options.chatCloudBaseUrl ? { CHAT_CLOUD_BASE_URL: options.chatCloudBaseUrl } : {}),
-      ...(options.chatGatewayBaseUrl ? { CHAT_GATEWAY_BASE_URL: options.chatGatewayBaseUrl } : {}),
-      ...options.env,
-    },
-    logLink: options.logLink ?? (() => {}),
-    temporalReady: options.temporalReady ?? (async () => true),
-    appKey: randomBytes(32),
-    ssrfAllowlist: options.ssrfAllowlist ?? [],
-    logError: () => {},
-  });
+  const build = (appKey: Uint8Array, previousAppKeys: Uint8Array[] | undefined) =>
+    createApp({
+      db: db.app.db,
+      env: {
+        APP_URL: 'http://localhost:3000',
+        MAX_BODY_BYTES: options.maxBodyBytes ?? 1024 * 1024,
+        RATE_LIMIT_PER_KEY: options.ratePerKey ?? 100_000,
+        RATE_LIMIT_PER_ORG: options.ratePerOrg ?? 100_000,
+        TRUST_PROXY_HOPS: 0,
+        ...(options.chatCloudBaseUrl ? { CHAT_CLOUD_BASE_URL: options.chatCloudBaseUrl } : {}),
+        ...(options.chatGatewayBaseUrl ? { CHAT_GATEWAY_BASE_URL: options.chatGatewayBaseUrl } : {}),
+        ...options.env,
+      },
+      logLink: options.logLink ?? (() => {}),
+      temporalReady: options.temporalReady ?? (async () => true),
+      appKey,
+      previousAppKeys,
+      ssrfAllowlist: options.ssrfAllowlist ?? [],
+      logError: () => {},
+    });
+  const app = build(options.appKey ?? randomBytes(32), options.previousAppKeys);
+  const requester =
+    (target: ReturnType<typeof createApp>): Requester =>
+    (method, path, { key, body, headers = {} } = {}) => {
+      const init: RequestInit = { method, headers: { ...headers } };
+      if (key) (init.headers as Record<string, string>)['X-Api-Key'] = key;
+      if (body !== undefined) {
+        init.body = typeof body === 'string' ? body : JSON.stringify(body);
+        (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
+      }
+      return Promise.resolve(target.request(path, init));
+    };
   const keyFor = async (organizationId: string, permissions: PermissionGrant[]) => {
     const created = await createApiKey({
       ctx: { db: db.app.db, organizationId, actor: {} },
@@ -68,15 +89,8 @@ export async function createTestApi(options: TestApiOptions = {}): Promise<TestA
   return {
     db,
     app,
-    request(method, path, { key, body, headers = {} } = {}) {
-      const init: RequestInit = { method, headers: { ...headers } };
-      if (key) (init.headers as Record<string, string>)['X-Api-Key'] = key;
-      if (body !== undefined) {
-        init.body = typeof body === 'string' ? body : JSON.stringify(body);
-        (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
-      }
-      return Promise.resolve(app.request(path, init));
-    },
+    request: requester(app),
+    withKeys: (appKey, previousAppKeys) => ({ request: requester(build(appKey, previousAppKeys)) }),
     createOrg: (name = 'Acme', permissions = ['*']) => createOrgWithKey(db.app.db, name, permissions),
     keyFor,
     close: () => db.drop(),

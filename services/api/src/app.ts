@@ -101,6 +101,8 @@ export interface AppDeps {
    * a secret answers 500.
    */
   appKey?: Uint8Array;
+  /** APP_KEYS_PREVIOUS: what they sealed (stored secrets, Temporal payloads) still opens. */
+  previousAppKeys?: readonly Uint8Array[];
   /** SSRF_ALLOWLIST (parsed): private ranges outbound URLs may point to; empty by default. */
   ssrfAllowlist?: readonly string[];
   logError?: (error: unknown) => void;
@@ -143,7 +145,7 @@ export function createApp(deps: AppDeps): Hono {
   });
   v1.onError(onError);
 
-  const secrets = deps.appKey ? createSecretBox(deps.appKey) : secretsUnavailable;
+  const secrets = deps.appKey ? createSecretBox(deps.appKey, deps.previousAppKeys) : secretsUnavailable;
   v1.use('*', browserCors(deps.env.APP_URL));
   v1.use('*', limitBodySize(deps.env.MAX_BODY_BYTES));
   registerDocs(v1, deps.env.APP_URL);
@@ -258,7 +260,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/api/v1', v1);
   if (deps.appKey && deps.env.TEMPORAL_UI_URL) {
     const codecDeps = {
-      codec: createEncryptionCodec(deps.appKey),
+      codec: createEncryptionCodec(deps.appKey, deps.previousAppKeys),
       temporalUiUrl: deps.env.TEMPORAL_UI_URL,
       token: deps.env.TEMPORAL_CODEC_TOKEN,
       host: deps.env.HOST,

@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { ApiEnv, loadEnv, WorkerEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
-import { parseAllowlist, readSupervisedWorker } from '@weft/services';
+import { createSecretBox, keyRingStartRefusal, parseAllowlist, readSupervisedWorker } from '@weft/services';
 import { collectProcessMetrics, configureLogging, routeConsoleToLogger } from '@weft/telemetry';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { createTemporalEngine, type TemporalEngine } from '@weft/temporal/engine';
@@ -17,6 +17,17 @@ routeConsoleToLogger(logger);
 collectProcessMetrics();
 if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required for the API server (weft up sets it).');
 const database = connectDatabase(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE });
+// A key that opens nothing the database holds would serve reads and fail every secret (docs/key-custody.md).
+const keyRefusal = await keyRingStartRefusal(
+  database.db,
+  createSecretBox(env.APP_KEY, env.APP_KEYS_PREVIOUS),
+  (message, error) => logger.warn({ component: 'api', err: error }, message),
+);
+if (keyRefusal) {
+  process.stderr.write(`weft api: ${keyRefusal}\n`);
+  await database.close();
+  process.exit(1);
+}
 
 let temporal: Promise<Connection> | undefined;
 let engine: TemporalEngine;
@@ -57,7 +68,7 @@ if (env.RUN_WORKER) {
   const temporalClient = new Client({
     connection: Connection.lazy({ address: env.TEMPORAL_ADDRESS ?? 'localhost:7233' }),
     namespace: env.TEMPORAL_NAMESPACE,
-    dataConverter: { payloadCodecs: [createEncryptionCodec(env.APP_KEY)] },
+    dataConverter: { payloadCodecs: [createEncryptionCodec(env.APP_KEY, env.APP_KEYS_PREVIOUS)] },
   });
   engine = createTemporalEngine({
     client: temporalClient,
@@ -70,6 +81,7 @@ const app = createApp({
   temporalReady,
   engine,
   appKey: env.APP_KEY,
+  previousAppKeys: env.APP_KEYS_PREVIOUS,
   ssrfAllowlist: parseAllowlist(env.SSRF_ALLOWLIST),
   // `weft up` in the split layout: its supervisor knows at once when the worker process is down.
   workerState: env.WEFT_RUN_STATE_FILE ? readSupervisedWorker.bind(null, env.WEFT_RUN_STATE_FILE) : undefined,

@@ -48,7 +48,7 @@ describe('credentials', () => {
     expect(stored).not.toContain(TOKEN);
     expect(stored).not.toContain('0123456789abcdef');
     const [row] = await api.db.admin`select secret_ciphertext from credentials where id = ${json.id}`;
-    expect(row?.secret_ciphertext).toMatch(/^v1\./);
+    expect(row?.secret_ciphertext).toMatch(/^v2\.[0-9a-f]{8}\./);
   });
 
   it('masks by characters: a secret ending in an emoji is stored and answered with the whole emoji', async () => {

@@ -46,7 +46,7 @@ describe('POST /webhooks', () => {
     });
     // At rest the secret is encrypted, never in clear.
     const stored = await storedCiphertext(json.id);
-    expect(stored).toMatch(/^v1\./);
+    expect(stored).toMatch(/^v2\.[0-9a-f]{8}\./);
     expect(stored).not.toContain(json.secret.slice(6));
   });
 

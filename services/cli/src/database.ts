@@ -1,6 +1,7 @@
 import { createConnection } from 'node:net';
 import type { CliEnv } from '@weft/config';
 import {
+  adoptAdminPassword,
   connectDatabase,
   type Database,
   enableAppRoleLogin,
@@ -8,8 +9,10 @@ import {
   startEmbeddedPostgres,
 } from '@weft/db';
 import {
+  checkKeyRing,
   createSecretBox,
   isUuid,
+  type KeyCheck,
   type MoveReport,
   moveInlineSecrets,
   organizationExists,
@@ -63,7 +66,11 @@ export async function openDatabase(
     }
     return { appUrl: env.DATABASE_URL, adminUrl, embedded: false, stop: async () => {} };
   }
+  // Derived from the current APP_KEY; a server created under a previous key is moved onto it.
   const adminPassword = derivedSecret(env.APP_KEY, 'embedded-postgres/admin');
+  const previousAdminPasswords = env.APP_KEYS_PREVIOUS.map((key) =>
+    derivedSecret(key, 'embedded-postgres/admin'),
+  );
   const appPassword = derivedSecret(env.APP_KEY, 'embedded-postgres/app');
   const port = env.EMBEDDED_PG_PORT;
   const url = (user: string, password: string) =>
@@ -75,6 +82,7 @@ export async function openDatabase(
       dataDir,
       port,
       adminPassword,
+      previousAdminPasswords,
       database: 'weft',
       log,
       notice,
@@ -88,6 +96,8 @@ export async function openDatabase(
       );
     });
     stop = () => pg.stop();
+  } else {
+    await adoptAdminPassword(port, adminPassword, previousAdminPasswords);
   }
   const adminUrl = url('postgres', adminPassword);
   if (!options.readOnly) {
@@ -102,10 +112,24 @@ export async function openDatabase(
  * hold in clear move into credentials (see moveInlineSecrets). Idempotent; `weft migrate` and
  * `weft up` run it.
  */
-export async function moveInlineSecretsOf(database: DatabaseUrls, appKey: Uint8Array): Promise<MoveReport> {
+export async function moveInlineSecretsOf(
+  database: DatabaseUrls,
+  appKey: Uint8Array,
+  previousAppKeys: readonly Uint8Array[] = [],
+): Promise<MoveReport> {
   const handle = connectDatabase(database.appUrl, { max: 1 });
   try {
-    return await moveInlineSecrets(handle.db, createSecretBox(appKey));
+    return await moveInlineSecrets(handle.db, createSecretBox(appKey, previousAppKeys));
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The API and worker's start-up check of the key ring, on the runtime role (see checkKeyRing). */
+export async function checkKeyRingOf(database: DatabaseUrls, env: CliEnv): Promise<KeyCheck> {
+  const handle = connectDatabase(database.appUrl, { max: 1 });
+  try {
+    return await checkKeyRing(handle.db, createSecretBox(env.APP_KEY, env.APP_KEYS_PREVIOUS));
   } finally {
     await handle.close();
   }

@@ -109,6 +109,20 @@ export function addBenchCommands(program: Command): void {
     );
 
   bench
+    .command('keys')
+    .description('weft keys rotate over sealed values on a fresh database (and the start-up check)')
+    .option('--values <n>', 'sealed values to seed', positiveInt, 10_000)
+    .option('--batch-size <n>', 'rows re-sealed per transaction', positiveInt, 500)
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./bench/keys')).benchKeysCommand({
+        values: o.values,
+        batchSize: o.batchSize,
+        json: o.json ?? false,
+      }),
+    );
+
+  bench
     .command('web')
     .description("the executions page's first load in chromium")
     .option('--rows <n>', 'executions to seed', positiveInt, 10_000)

@@ -43,6 +43,23 @@ export function createProgram(): Command {
     .addOption(jsonOption())
     .action(async (o) => (await import('./commands/migrate')).migrateCommand({ json: o.json ?? false }));
 
+  const keys = program.command('keys').description('APP_KEY and its ring (docs/key-custody.md)');
+  keys
+    .command('rotate')
+    .description('re-seal every stored secret with APP_KEY (APP_KEYS_PREVIOUS still open the old ones)')
+    .option('--batch-size <n>', 'rows re-sealed per transaction', positiveInt, 500)
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./commands/keys')).keysRotateCommand({ batchSize: o.batchSize, json: o.json ?? false }),
+    );
+  keys
+    .command('check')
+    .description(
+      'whether APP_KEY (or APP_KEYS_PREVIOUS) opens the sealed values in the database, as at start-up',
+    )
+    .addOption(jsonOption())
+    .action(async (o) => (await import('./commands/keys')).keysCheckCommand({ json: o.json ?? false }));
+
   program
     .command('backup')
     .description('copy the embedded data (PostgreSQL and Temporal) to a directory; the stack must be stopped')

@@ -149,6 +149,11 @@ describe('deployment files', () => {
       expect(services['temporal-ui'].environment.TEMPORAL_CODEC_ENDPOINT).toMatch(/\/codec$/);
       expect(services.api.environment.TEMPORAL_CODEC_TOKEN).toBe('codec-token');
       expect(services.api.environment.TRUST_PROXY_HOPS).toBe('1');
+      // A key rotation reaches every process that opens secrets (docs/key-custody.md); unset, the
+      // ring is APP_KEY alone.
+      for (const name of ['api', 'worker', 'migrate']) {
+        expect(services[name].environment.APP_KEYS_PREVIOUS, name).toBe('');
+      }
     });
   });
 

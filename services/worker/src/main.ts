@@ -1,5 +1,6 @@
 import { loadEnv, WorkerEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
+import { createSecretBox, keyRingStartRefusal } from '@weft/services';
 import {
   collectProcessMetrics,
   configureLogging,
@@ -18,6 +19,17 @@ const { TEMPORAL_ADDRESS } = env;
 if (!TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is required for the worker (weft up sets it).');
 if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required for the worker (weft up sets it).');
 const database = connectDatabase(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE });
+// A key that opens nothing the database holds would fail every step that needs a secret (docs/key-custody.md).
+const keyRefusal = await keyRingStartRefusal(
+  database.db,
+  createSecretBox(env.APP_KEY, env.APP_KEYS_PREVIOUS),
+  (message, error) => logger.warn({ component: 'worker', err: error }, message),
+);
+if (keyRefusal) {
+  process.stderr.write(`weft worker: ${keyRefusal}\n`);
+  await database.close();
+  process.exit(1);
+}
 const { done } = await startWorkerRuntime({ ...env, TEMPORAL_ADDRESS }, database.db);
 // Under `weft up` an IPC channel is open: "ready" ends this process's `starting` state in /readyz.
 // The channel is unref'd so it never keeps the process alive after the worker has drained.

@@ -34,6 +34,7 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
     chatGatewayBaseUrl: env.CHAT_GATEWAY_BASE_URL,
     chatGatewayContentBaseUrl: env.CHAT_GATEWAY_CONTENT_BASE_URL,
     appKey: env.APP_KEY,
+    previousAppKeys: env.APP_KEYS_PREVIOUS,
     maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,
     isolateTimeoutMs: env.WORKER_ISOLATE_TIMEOUT_MS,
     outputInlineLimitBytes: env.OUTPUT_INLINE_LIMIT_BYTES,

@@ -22,6 +22,8 @@ export interface WorkerOptions {
   chatGatewayContentBaseUrl?: string;
   /** APP_KEY: payloads (trigger data, step outputs) are encrypted in Temporal's history with it. */
   appKey: Uint8Array;
+  /** APP_KEYS_PREVIOUS: stored secrets and payloads sealed with them still open (docs/key-custody.md). */
+  previousAppKeys?: readonly Uint8Array[];
   /** Node outputs with larger JSON go to PostgreSQL and travel by reference (OUTPUT_INLINE_LIMIT_BYTES). */
   outputInlineLimitBytes?: number;
   /** Workflow runs kept in memory between tasks (SDK default: ~600 per GB of heap). */
@@ -44,7 +46,7 @@ export interface WorkerOptions {
  */
 export async function createWorker(options: WorkerOptions) {
   const connection = await NativeConnection.connect({ address: options.address });
-  const dataConverter = { payloadCodecs: [createEncryptionCodec(options.appKey)] };
+  const dataConverter = { payloadCodecs: [createEncryptionCodec(options.appKey, options.previousAppKeys)] };
   const client = new Client({ connection, namespace: options.namespace, dataConverter });
   const engine = createTemporalEngine({
     client,
@@ -65,7 +67,7 @@ export async function createWorker(options: WorkerOptions) {
       engine,
       http,
       outputInlineLimitBytes: options.outputInlineLimitBytes,
-      secrets: createSecretBox(options.appKey),
+      secrets: createSecretBox(options.appKey, options.previousAppKeys),
       ssrfAllowlist: options.ssrfAllowlist,
       chatCloudBaseUrl: options.chatCloudBaseUrl,
       chatGatewayBaseUrl: options.chatGatewayBaseUrl,

@@ -103,7 +103,7 @@ export async function startBenchStack(
   const connection = await Connection.connect({ address: temporal.address });
   const client = new Client({
     connection,
-    dataConverter: { payloadCodecs: [createEncryptionCodec(env.APP_KEY)] },
+    dataConverter: { payloadCodecs: [createEncryptionCodec(env.APP_KEY, env.APP_KEYS_PREVIOUS)] },
   });
   const admin = postgres(database.adminUrl, { max: 8, onnotice: () => {} });
   const base = `http://127.0.0.1:${port}`;

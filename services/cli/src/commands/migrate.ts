@@ -6,7 +6,7 @@ export async function migrateCommand(options: { json: boolean }): Promise<void> 
   const env = loadCliEnv();
   const database = await openDatabase(env);
   try {
-    const moved = await moveInlineSecretsOf(database, env.APP_KEY);
+    const moved = await moveInlineSecretsOf(database, env.APP_KEY, env.APP_KEYS_PREVIOUS);
     printResult(options.json, { migrated: true, inline_secrets_moved: moved }, [
       'Migrations applied.',
       ...(moved.workflows > 0

@@ -23,7 +23,7 @@ export async function triggersReconcileCommand(options: { json: boolean }): Prom
     const client = new Client({
       connection,
       namespace: env.TEMPORAL_NAMESPACE,
-      dataConverter: { payloadCodecs: [createEncryptionCodec(env.APP_KEY)] },
+      dataConverter: { payloadCodecs: [createEncryptionCodec(env.APP_KEY, env.APP_KEYS_PREVIOUS)] },
     });
     const report = await reconcileTriggerSchedules({
       client,

@@ -1,10 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type CliEnv, temporalRetentionDays } from '@weft/config';
+import { keyRingRefusal } from '@weft/services';
 import { type RunningDevServer, resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
 import { setupTemporalNamespace } from '@weft/temporal/namespace-setup';
 import { runStep, spawnService, waitForHttp } from '../children';
-import { moveInlineSecretsOf, openDatabase } from '../database';
+import { checkKeyRingOf, moveInlineSecretsOf, openDatabase } from '../database';
 import { checkPortsFree, describeDataDirError, prepareDataDir, type WantedPort } from '../preflight';
 import { layoutServices } from '../process-layout';
 import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
@@ -128,7 +129,10 @@ export async function upCommand(options: { temporal: 'dev' | 'cluster' }): Promi
     );
     cleanups.push(() => database.stop());
     takeOverSignals();
-    const moved = await moveInlineSecretsOf(database, env.APP_KEY);
+    // The API and worker would refuse to start one after the other: say it once, before either.
+    const keyRefusal = keyRingRefusal(await checkKeyRingOf(database, env));
+    if (keyRefusal) throw new Error(keyRefusal);
+    const moved = await moveInlineSecretsOf(database, env.APP_KEY, env.APP_KEYS_PREVIOUS);
     log('migrations applied');
     if (moved.workflows > 0) {
       log(`secrets moved out of ${moved.workflows} workflow(s) into ${moved.credentials} credential(s)`);
