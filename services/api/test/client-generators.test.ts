@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -187,6 +187,17 @@ describe('the served OpenAPI document under third-party tools', () => {
       const output = `${generated.stdout}\n${generated.stderr}`;
       // It warns, and drops the operation, for anything in the document it cannot read.
       expect(output).not.toMatch(/warning|will not be generated|unable to parse/i);
+      // One module per operation under api/<tag>/: as many as the document has operations.
+      const document = JSON.parse(await readFile(documentPath, 'utf8')) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      const operations = Object.values(document.paths).flatMap((item) =>
+        ['get', 'put', 'post', 'delete', 'patch'].filter((method) => item[method]),
+      );
+      const modules = (await readdir(path.join(out, 'weft_client/api'), { recursive: true })).filter(
+        (file) => file.endsWith('.py') && !file.endsWith('__init__.py'),
+      );
+      expect(modules.length).toBe(operations.length);
       const from = proxy.seen.length;
       const { stdout } = await run(path.join(PY_VENV, 'python'), [
         ...[path.join(HERE, 'python_round_trip.py'), out, `${proxy.url}/api/v1`, apiKey],

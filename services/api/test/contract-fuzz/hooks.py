@@ -7,6 +7,19 @@ the rule asks for; negative cases stay as generated.
 import uuid
 
 import schemathesis
+from hypothesis.internal import lambda_sources
+from hypothesis.internal.reflection import get_pretty_function_description
+from schemathesis.generation.jsonschema import strategy as _jsonschema_strategy
+
+# Python 3.11's ast.parse can raise "SystemError: AST constructor recursion depth mismatch" when it
+# runs deep in a stack (CPython gh-106905). Hypothesis parses a module's source the first time it
+# describes one of its lambdas, and it describes those of schemathesis's any-JSON strategy (the
+# free-form `JsonValue`, `{}`) deep in a draw: a runtime error, flaky by depth. Its cache of parsed
+# sources is per thread; made one for all of schemathesis's worker threads, and filled here, at the
+# top of the stack, for that module, no parse runs deep any more (pinned versions: setup.sh).
+lambda_sources.AST_LAMBDAS_CACHE = {}
+get_pretty_function_description(_jsonschema_strategy._TYPE_CHECKS["null"])
+assert len(lambda_sources.AST_LAMBDAS_CACHE) == 1
 
 
 def _storable(value):
