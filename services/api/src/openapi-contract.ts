@@ -13,8 +13,9 @@ import { TIME_ZONE_SCHEMA } from './openapi-trigger-configs';
  *   the one error envelope, `#/components/schemas/Error`; 503 on every operation while the
  *   database is unreachable;
  * - the JSON-body middleware's refusal of NUL characters in any string and any key of a body
- *   (`STORABLE_TEXT_PATTERN`, `propertyNames`, and `JsonValue` for free-form values). Not written:
- *   the same rule for lone surrogates (see STORABLE_TEXT_PATTERN).
+ *   (`STORABLE_TEXT_PATTERN` and `propertyNames`; only described in `JsonValue`, the free-form
+ *   values). Not written: the same rule for lone surrogates (see STORABLE_TEXT_PATTERN);
+ * - the CSRF token a session's writes need (`Csrf` beside `Session`).
  *
  * Route files declare only what is theirs (their 409s, their 404 without a path id).
  */
@@ -62,24 +63,23 @@ function sharedStatuses(path: string, method: string, op: Json): number[] {
 const JSON_VALUE_REF = { $ref: '#/components/schemas/JsonValue' };
 
 /**
- * Any JSON value the JSON-body middleware lets through: no NUL in a string or a key, at any depth
- * (the free-form parts of a body: event data, node configs, inputs).
+ * Any JSON value: the free-form parts of a body (event data, node configs, inputs). The JSON-body
+ * middleware refuses a NUL in any string or key at any depth; the schema only says so, because a
+ * recursive schema that states it makes client generators drop every operation using it
+ * (openapi-python-client cannot parse it; see docs/api-clients.md).
  */
 const JSON_VALUE_SCHEMA = {
-  description: 'Any JSON value; strings and keys hold no NUL character',
-  anyOf: [
-    { type: 'null' },
-    { type: 'boolean' },
-    { type: 'number' },
-    { type: 'string', pattern: STORABLE_TEXT_PATTERN },
-    { type: 'array', items: JSON_VALUE_REF },
-    {
-      type: 'object',
-      propertyNames: { pattern: STORABLE_TEXT_PATTERN },
-      additionalProperties: JSON_VALUE_REF,
-    },
-  ],
+  description: 'Any JSON value; no string or key at any depth may hold a NUL character (422).',
 };
+
+/** A session changes something only with its CSRF token (middleware/authenticate.ts). */
+function requireCsrfOfSessionWrites(method: string, op: Json): void {
+  if (method === 'get') return;
+  const requirements = op.security as Json[] | undefined;
+  op.security = requirements?.map((requirement) =>
+    'Session' in requirement ? { ...requirement, Csrf: [] } : requirement,
+  );
+}
 
 /** A schema that allows anything (`{}`, perhaps with a description or default). */
 function allowsAnything(schema: unknown): boolean {
@@ -144,6 +144,7 @@ export function completeOpenApiDocument(doc: Json): Json {
       const op = (item as Json)[method] as Json | undefined;
       if (!op) continue;
       const responses = op.responses as Json;
+      if (op.security) requireCsrfOfSessionWrites(method, op);
       for (const status of sharedStatuses(path, method, op)) responses[status] ??= errorResponse(status);
       // Free-text query values are stored text as well (storedText in the route's query schema).
       for (const parameter of (op.parameters ?? []) as Json[]) {

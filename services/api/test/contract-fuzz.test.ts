@@ -199,18 +199,19 @@ describe.skipIf(!available)('the OpenAPI contract under schemathesis', () => {
   }, 300_000);
 
   it('finds nothing in the web session routes, fuzzed signed in as a browser is', async () => {
-    // An API key is refused there (403), so the first run reaches only that answer. The cookie is
-    // the document's `Session` scheme, given as such so the checks of a missing one stay right.
-    // Ending every session is left out: it would end the run's own session (the first run fuzzes
-    // it unauthenticated).
+    // An API key is refused there (403), so the first run reaches only that answer. The cookie and
+    // the CSRF token are the document's `Session` and `Csrf` schemes, given as such so the checks
+    // of a missing one stay right. Ending every session is left out: it would end the run's own
+    // session (the first run fuzzes it unauthenticated).
     const config = path.join(dataDir, 'schemathesis-session.toml');
     writeFileSync(
       config,
-      `${readFileSync(CONFIG, 'utf8')}\n[auth.openapi.Session]\napi_key = "${session.token}"\n`,
+      `${readFileSync(CONFIG, 'utf8')}\n[auth.openapi.Session]\napi_key = "${session.token}"\n` +
+        `\n[auth.openapi.Csrf]\napi_key = "${session.csrf}"\n`,
     );
     const result = await fuzz(
       'session',
-      [`X-CSRF-Token: ${session.csrf}`],
+      [],
       ['--include-tag', 'Account', '--exclude-operation-id', 'endAllMySessions'],
       config,
     );

@@ -1663,7 +1663,7 @@ export interface components {
                 message: string;
             };
         };
-        /** @description Any JSON value; strings and keys hold no NUL character */
+        /** @description Any JSON value; no string or key at any depth may hold a NUL character (422). */
         JsonValue: unknown;
         /**
          * @description An IANA time zone name

@@ -3,7 +3,7 @@ import { AcceptInvitationInput, acceptInvitation, admitAuthRequest } from '@weft
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
 import { InvitationToken } from './invitation';
-import { answerSession, requestOrigin, SignedIn } from './shared';
+import { answerSession, noCredentials, requestOrigin, SignedIn } from './shared';
 
 const route = createRoute({
   method: 'post',
@@ -11,6 +11,7 @@ const route = createRoute({
   tags: ['Sign-in'],
   summary: 'Accept an invitation: a new account chooses its password, an existing one gives it',
   operationId: 'acceptInvitation',
+  security: noCredentials,
   request: {
     params: InvitationToken,
     body: { content: { 'application/json': { schema: AcceptInvitationInput } }, required: true },

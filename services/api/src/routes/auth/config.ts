@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { installationOpen } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { jsonContent } from '../../openapi-schemas';
+import { noCredentials } from './shared';
 
 export const AuthConfig = z
   .object({
@@ -21,6 +22,7 @@ const route = createRoute({
   tags: ['Sign-in'],
   summary: 'What the sign-in pages need: wizard open, sign-up on, captcha provider and site key',
   operationId: 'getAuthConfig',
+  security: noCredentials,
   responses: { 200: jsonContent(AuthConfig, 'Sign-in settings') },
 });
 

@@ -8,7 +8,7 @@ import {
 } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
-import { Message, requestOrigin } from './shared';
+import { Message, noCredentials, requestOrigin } from './shared';
 
 const route = createRoute({
   method: 'post',
@@ -16,6 +16,7 @@ const route = createRoute({
   tags: ['Sign-in'],
   summary: 'Ask for a password reset link (the same answer whether the address is known or not)',
   operationId: 'forgotPassword',
+  security: noCredentials,
   request: { body: { content: { 'application/json': { schema: ForgotPasswordInput } }, required: true } },
   responses: {
     200: jsonContent(Message, 'Accepted'),

@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { describeInvitation } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
+import { noCredentials } from './shared';
 
 export const InvitationToken = z.object({
   token: z
@@ -16,6 +17,7 @@ const route = createRoute({
   tags: ['Sign-in'],
   summary: 'What an invitation link offers (organization, e-mail, role) before it is accepted',
   operationId: 'describeInvitation',
+  security: noCredentials,
   request: { params: InvitationToken },
   responses: {
     200: jsonContent(

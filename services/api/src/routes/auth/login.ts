@@ -3,7 +3,7 @@ import { admitAuthRequest, checkCaptcha, endSessionByToken, LoginInput, login } 
 import type { AppEnv } from '../../app-env';
 import { sessionToken } from '../../auth/web-session';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
-import { answerSession, requestOrigin, SignedIn } from './shared';
+import { answerSession, noCredentials, requestOrigin, SignedIn } from './shared';
 
 const route = createRoute({
   method: 'post',
@@ -11,6 +11,7 @@ const route = createRoute({
   tags: ['Sign-in'],
   summary: 'Sign in with e-mail and password (sets the session cookie)',
   operationId: 'login',
+  security: noCredentials,
   request: { body: { content: { 'application/json': { schema: LoginInput } }, required: true } },
   responses: {
     200: jsonContent(SignedIn, 'Signed in, or a second factor is owed'),

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { admitAuthRequest, checkCaptcha, RegisterInput, register } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
-import { answerSession, requestOrigin, SignedIn } from './shared';
+import { answerSession, noCredentials, requestOrigin, SignedIn } from './shared';
 
 const route = createRoute({
   method: 'post',
@@ -10,6 +10,7 @@ const route = createRoute({
   tags: ['Sign-in'],
   summary: 'Sign up (only when REGISTRATION_ENABLED): a new user with an organization of their own',
   operationId: 'register',
+  security: noCredentials,
   request: { body: { content: { 'application/json': { schema: RegisterInput } }, required: true } },
   responses: {
     201: jsonContent(SignedIn, 'Signed up and signed in'),

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { admitAuthRequest, ResetPasswordInput, resetPassword } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
-import { Message, requestOrigin } from './shared';
+import { Message, noCredentials, requestOrigin } from './shared';
 
 const route = createRoute({
   method: 'post',
@@ -10,6 +10,7 @@ const route = createRoute({
   tags: ['Sign-in'],
   summary: 'Choose a new password with a reset link (single use, 60 minutes); every session ends',
   operationId: 'resetPassword',
+  security: noCredentials,
   request: { body: { content: { 'application/json': { schema: ResetPasswordInput } }, required: true } },
   responses: {
     200: jsonContent(Message, 'Password changed'),

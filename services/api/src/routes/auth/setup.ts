@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { InstallInput, install } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
-import { answerSession, requestOrigin, SignedIn } from './shared';
+import { answerSession, noCredentials, requestOrigin, SignedIn } from './shared';
 
 const route = createRoute({
   method: 'post',
@@ -10,6 +10,7 @@ const route = createRoute({
   tags: ['Sign-in'],
   summary: 'Installation wizard: the first organization and its admin (only while no user exists)',
   operationId: 'installWeft',
+  security: noCredentials,
   request: { body: { content: { 'application/json': { schema: InstallInput } }, required: true } },
   responses: {
     201: jsonContent(SignedIn, 'Installed; the admin is signed in'),

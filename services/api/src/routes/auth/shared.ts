@@ -15,6 +15,9 @@ export const SignedIn = z
   })
   .openapi('SignedIn');
 
+/** The sign-in forms are for someone without a session or key yet: they take no credentials. */
+export const noCredentials: Record<string, string[]>[] = [];
+
 export const Message = z.object({ message: z.string() }).openapi('Message');
 
 /** Who is asking, for the audit trail and the per-IP limits. */

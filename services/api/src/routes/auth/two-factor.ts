@@ -9,6 +9,7 @@ import {
 import type { AppEnv } from '../../app-env';
 import { assertCsrfToken, sessionToken } from '../../auth/web-session';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
+import { sessionSecurity } from '../me/shared';
 import { answerSession, requestOrigin, SignedIn } from './shared';
 
 const route = createRoute({
@@ -17,6 +18,8 @@ const route = createRoute({
   tags: ['Sign-in'],
   summary: 'Finish signing in with a TOTP code or a recovery code (a new session id is issued)',
   operationId: 'loginTwoFactor',
+  // The half-signed-in session of the password step (its cookie and CSRF token).
+  security: sessionSecurity,
   request: { body: { content: { 'application/json': { schema: SecondFactorInput } }, required: true } },
   responses: {
     200: jsonContent(SignedIn, 'Signed in'),

@@ -23,18 +23,28 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, appUrl: string) {
     name: 'X-Api-Key',
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer' });
-  // The web app: the session cookie, plus X-CSRF-Token (from GET /me) on state-changing requests.
+  // The web app: the session cookie, plus X-CSRF-Token (from GET /me) on state-changing requests
+  // (openapi-contract.ts adds `Csrf` beside `Session` on every write).
   app.openAPIRegistry.registerComponent('securitySchemes', 'Session', {
     type: 'apiKey',
     in: 'cookie',
     name: 'weft_session',
+    description: "The web app's sign-in session (POST /auth/login sets it); not for API clients.",
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'Csrf', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-CSRF-Token',
+    description: "The session's CSRF token (from sign-in or GET /me), on every write made with a session.",
   });
   const config = {
     openapi: '3.1.0',
     info: {
       title: 'Weft API',
       version: '1.0.0',
-      description: 'REST API v1 of Weft. Authenticate with an API key in X-Api-Key or Authorization: Bearer.',
+      description:
+        'REST API v1 of Weft. Authenticate with an API key, sent once: in X-Api-Key or as Authorization: Bearer. ' +
+        'Each operation lists its schemes as alternatives; a client sends one of them, not all.',
     },
     servers: [{ url: `${appUrl.replace(/\/$/, '')}/api/v1` }],
   };
