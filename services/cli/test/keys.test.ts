@@ -110,7 +110,8 @@ describe('a key that opens nothing stops the processes, and weft keys rotate re-
     expect(aAlone.code).toBe(1);
     expect(aAlone.stderr.trim().split('\n')).toHaveLength(1);
     expect(aAlone.stderr).toMatch(/^weft: APP_KEY opens none of the 2 sealed values/);
-  });
+    // Three CLI processes in a row, each loading the whole CLI through tsx: slow on a busy 2-core box.
+  }, 90_000);
 
   it('weft up says it once and exits 1 before starting Temporal, the API or the worker', async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'weft-keys-up-'));
