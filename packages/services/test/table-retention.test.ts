@@ -43,6 +43,7 @@ beforeEach(async () => {
   await t.admin`delete from poll_states`;
   await t.admin`delete from idempotency_keys`;
   await t.admin`delete from web_sessions`;
+  await t.admin`delete from chat_inbound_messages`;
 });
 
 async function delivery(org: string, key: string, status: string, ageDays: number) {
@@ -71,7 +72,10 @@ async function lastPoll(org: string, status: 'ok' | 'error', ageDays: number) {
     values (${workflows[org] as string}, ${org}, now() - ${days(ageDays)}::interval, ${status})`;
 }
 
-const left = async (table: 'webhook_deliveries' | 'audit_logs' | 'poll_seen_items', column: string) =>
+const left = async (
+  table: 'webhook_deliveries' | 'audit_logs' | 'poll_seen_items' | 'chat_inbound_messages',
+  column: string,
+) =>
   (await t.admin<{ v: string }[]>`select ${t.admin(column)} as v from ${t.admin(table)} order by 1`).map(
     (r) => r.v,
   );
@@ -172,5 +176,24 @@ describe('pruneExpiredRows', () => {
     expect(report.expired_records).toBe(3);
     expect(await t.admin`select key from idempotency_keys`).toEqual([{ key: 'live' }]);
     expect(await t.admin`select token_hash from web_sessions`).toEqual([{ token_hash: 'current' }]);
+  });
+
+  it('deletes inbound chat message ids received over 30 days ago, in every organization', async () => {
+    for (const org of orgs) {
+      for (const [id, age] of [
+        ['wamid.old', 31],
+        ['wamid.recent', 29],
+      ] as const) {
+        await t.admin`
+          insert into chat_inbound_messages (organization_id, provider_message_id, created_at)
+          values (${org}, ${id}, now() - ${days(age)}::interval)`;
+      }
+    }
+    const report = await pruneExpiredRows(t.app.db, retention);
+    expect(report.chat_inbound_messages).toBe(2);
+    expect(await left('chat_inbound_messages', 'provider_message_id')).toEqual([
+      'wamid.recent',
+      'wamid.recent',
+    ]);
   });
 });

@@ -1,10 +1,11 @@
-import { pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { createdAt } from './columns';
 import { organizations } from './organizations';
 
 /**
  * Every provider message id an organization received: a provider's redelivery of any of them (not
- * only the latest) starts nothing again. Holds no content and no number.
+ * only the latest) starts nothing again. Holds no content and no number. Kept for
+ * CHAT_INBOUND_DEDUP_DAYS (packages/services, table-retention.ts): providers stop redelivering long before.
  */
 export const chatInboundMessages = pgTable(
   'chat_inbound_messages',
@@ -15,5 +16,8 @@ export const chatInboundMessages = pgTable(
     providerMessageId: text('provider_message_id').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.providerMessageId] })],
+  (t) => [
+    primaryKey({ columns: [t.organizationId, t.providerMessageId] }),
+    index('chat_inbound_messages_created').on(t.createdAt),
+  ],
 );

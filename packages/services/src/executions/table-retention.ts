@@ -13,6 +13,12 @@ export const DEFAULT_TABLE_PRUNE_BATCH_SIZE = 1000;
  */
 export const POLL_KEY_UNSEEN_DAYS = 30;
 
+/**
+ * How long an inbound chat message's provider id is kept to drop redeliveries: providers retry a
+ * webhook for hours (the cloud provider for up to 7 days), so 30 days leaves a wide margin.
+ */
+export const CHAT_INBOUND_DEDUP_DAYS = 30;
+
 export interface TableRetention {
   /** EXECUTION_RETENTION_DAYS: finished outbound webhook deliveries follow the executions; 0 keeps them. */
   executionRetentionDays: number;
@@ -27,13 +33,14 @@ export interface TablePruneReport {
   webhook_deliveries: number;
   audit_logs: number;
   poll_seen_items: number;
+  chat_inbound_messages: number;
   /** Expired idempotency records and web sessions past their absolute lifetime. */
   expired_records: number;
 }
 
 /**
  * Deletes the expired rows of the growing tables besides executions (webhook deliveries, audit
- * logs, poll dedup keys, expired idempotency records and web sessions), each through its reviewed
+ * logs, poll dedup keys, inbound chat message ids, expired idempotency records and web sessions), each through its reviewed
  * SECURITY DEFINER function (migration 0029; the runtime role has no DELETE on audit_logs), a
  * batch at a time until a batch comes back short. Inbound hook receipts are pruned every minute by
  * the delivery sweeper (pruneHookReceipts), as their window is hours.
@@ -63,6 +70,11 @@ export async function pruneExpiredRows(db: Database, options: TableRetention): P
       db,
       batch,
       sql`weft_prune_poll_seen_items(${before(POLL_KEY_UNSEEN_DAYS)}::timestamptz, ${batch})`,
+    ),
+    chat_inbound_messages: await inBatches(
+      db,
+      batch,
+      sql`weft_prune_chat_inbound_messages(${before(CHAT_INBOUND_DEDUP_DAYS)}::timestamptz, ${batch})`,
     ),
     expired_records: await inBatches(db, batch, sql`weft_prune_expired_records(${batch})`),
   };
