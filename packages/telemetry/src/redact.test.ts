@@ -134,7 +134,9 @@ describe('the logger', () => {
     const [first, second] = parsed();
     expect(first?.msg).toBe(`retrying with Bearer ${REDACTED}`);
     expect(first?.upstream).toEqual({ headers: { 'www-authenticate': 'Basic realm="x"' } });
-    expect((first?.err as { cause: { message: string } }).cause.message).toBe(`echo Basic ${REDACTED}`);
+    expect((first?.err as { cause?: { message: string } } | undefined)?.cause?.message).toBe(
+      `echo Basic ${REDACTED}`,
+    );
     expect(second?.msg).toBe(`connect postgres://${REDACTED}@h/db`);
   });
 });
