@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createApp } from '@weft/api';
 import { createApiKey, type PermissionGrant } from '@weft/services';
+import { registerCanary, registerRequestSecrets } from './canaries';
 import { createTestDatabase, type TestDatabase } from './database';
 import { createOrgWithKey } from './requests';
 
@@ -16,8 +17,8 @@ export interface TestApiOptions {
   chatGatewayBaseUrl?: string;
   /** Further environment (sign-in settings, TRUST_PROXY_HOPS ...). */
   env?: Partial<Parameters<typeof createApp>[0]['env']>;
-  /** Receives sign-in links no e-mail module could send (reset, invitations). */
-  logLink?: (purpose: string, to: string, url: string) => void;
+  /** The app's logger (default: the process's), for a test that reads the lines. */
+  logger?: Parameters<typeof createApp>[0]['logger'];
 }
 
 export interface TestApi {
@@ -52,10 +53,10 @@ export async function createTestApi(options: TestApiOptions = {}): Promise<TestA
       ...(options.chatGatewayBaseUrl ? { CHAT_GATEWAY_BASE_URL: options.chatGatewayBaseUrl } : {}),
       ...options.env,
     },
-    logLink: options.logLink ?? (() => {}),
     temporalReady: options.temporalReady ?? (async () => true),
     appKey: randomBytes(32),
     ssrfAllowlist: options.ssrfAllowlist ?? [],
+    ...(options.logger ? { logger: options.logger } : {}),
     logError: () => {},
   });
   const keyFor = async (organizationId: string, permissions: PermissionGrant[]) => {
@@ -63,6 +64,7 @@ export async function createTestApi(options: TestApiOptions = {}): Promise<TestA
       ctx: { db: db.app.db, organizationId, actor: {} },
       input: { name: 'test key', permissions },
     });
+    registerCanary('api_key', created.key);
     return created.key;
   };
   return {
@@ -75,7 +77,11 @@ export async function createTestApi(options: TestApiOptions = {}): Promise<TestA
         init.body = typeof body === 'string' ? body : JSON.stringify(body);
         (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
       }
-      return Promise.resolve(app.request(path, init));
+      const answer = Promise.resolve(app.request(path, init));
+      return answer.then(async (response) => {
+        await registerRequestSecrets(path, body, response);
+        return response;
+      });
     },
     createOrg: (name = 'Acme', permissions = ['*']) => createOrgWithKey(db.app.db, name, permissions),
     keyFor,
