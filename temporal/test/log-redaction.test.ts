@@ -97,7 +97,11 @@ describe('a failing HTTP step', () => {
       expect(line).not.toContain(AUTHORIZATION.slice('Basic '.length));
       expect(line).not.toContain(encodeURIComponent(PASSWORD));
     }
-    // The upstream's answer did reach the logger (in the activity failure), redacted.
-    expect(lines.join('\n')).toContain('[redacted]');
+    // The upstream's answer did reach the logger (the activity failure's details), redacted.
+    const logged = lines.join('\n');
+    expect(logged).toContain('"you_sent":"Basic [redacted]"');
+    expect(logged).toContain('"decoded":"integration-user:[redacted]"');
+    expect(logged).toContain('"set-cookie":"[redacted]"');
+    expect(logged).toContain('"www-authenticate":"Basic realm=\\"upstream\\", charset=\\"UTF-8\\""');
   });
 });

@@ -12,14 +12,14 @@ import { CANARY_DIRECTORY, isSecretName, testLogDirectory } from '@weft/telemetr
 
 /** Shorter values would match ordinary log text (and short test passwords are refused anyway). */
 const MIN_LENGTH = 8;
-/** What the API answers in place of a write-only secret: not a secret itself. */
-const MASKED = /^[*•]|\[redacted\]/;
+/** What the API answers in place of a secret (masked, redacted, a trace's `[credential:x]`) and expressions: no secret. */
+const NOT_A_SECRET = /^[*•]|\[redacted\]|\[credential:|\{\{/;
 
 const registered = new Set<string>();
 
 /** Records one secret value under `kind` (`api_key`, `credential:password` …); never the log's business. */
 export function registerCanary(kind: string, value: string): void {
-  if (value.length < MIN_LENGTH || MASKED.test(value) || registered.has(value)) return;
+  if (value.length < MIN_LENGTH || NOT_A_SECRET.test(value) || registered.has(value)) return;
   registered.add(value);
   const directory = path.join(testLogDirectory(), CANARY_DIRECTORY);
   mkdirSync(directory, { recursive: true });
@@ -78,12 +78,17 @@ export function registerSecretsIn(value: unknown, area: string): void {
   visit(value, undefined, 0);
 }
 
-/** Registers the secrets of one request through a test helper: its JSON body and its JSON answer. */
+/**
+ * Registers the secrets of one request through a test helper that succeeded: its JSON body and its
+ * JSON answer. A refused request created nothing (and its error envelope names fields like
+ * `password` with messages, not secrets).
+ */
 export async function registerRequestSecrets(
   requestPath: string,
   body: unknown,
   response: Response,
 ): Promise<void> {
+  if (!response.ok) return;
   const area = areaOf(requestPath);
   registerSecretsIn(typeof body === 'string' ? parseJson(body) : body, area);
   if (!(response.headers.get('content-type') ?? '').includes('json')) return;

@@ -45,27 +45,39 @@ function logFiles(directory: string): string[] {
 
 const escapeRegExp = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
 
+/** Enough of a value to tell it leaked; keeps each pattern (and the regular expressions) small. */
+const FORM_LENGTH = 96;
+/** Alternatives per regular expression: V8 refuses one that grows too large. */
+const PER_PATTERN = 250;
+
 /**
- * The forms a value takes in a log line: as is, escaped inside a JSON string, and URL-encoded.
- * Each maps back to its canary.
+ * The forms a value takes in a log line: as is, escaped inside a JSON string, and URL-encoded
+ * (each cut to FORM_LENGTH). Each maps back to its canary.
  */
 function forms(canaries: Canary[]): Map<string, Canary> {
   const all = new Map<string, Canary>();
   for (const canary of canaries) {
-    for (const form of [
-      canary.value,
-      JSON.stringify(canary.value).slice(1, -1),
-      encodeURIComponent(canary.value),
-    ]) {
-      all.set(form, canary);
+    const { value } = canary;
+    for (const form of [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]) {
+      all.set(form.slice(0, FORM_LENGTH), canary);
     }
   }
   return all;
 }
 
+/** The forms as a few regular expressions, longest alternatives first. */
+function patterns(byForm: Map<string, Canary>): RegExp[] {
+  const sorted = [...byForm.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  const out: RegExp[] = [];
+  for (let i = 0; i < sorted.length; i += PER_PATTERN) {
+    out.push(new RegExp(sorted.slice(i, i + PER_PATTERN).join('|'), 'g'));
+  }
+  return out;
+}
+
 /**
  * Looks for every canary of a test run in every log file of it (`<dir>/canaries/*.jsonl` against
- * `<dir>/**\/*.log`). One regular expression of all the forms runs over each file.
+ * `<dir>/**\/*.log`): a few regular expressions of all the forms run over each file.
  */
 export function scanLogsForSecrets(directory: string): LogScan {
   const canaries = readCanaries(directory);
@@ -73,30 +85,31 @@ export function scanLogsForSecrets(directory: string): LogScan {
   const byForm = forms(canaries);
   const leaks: LogLeak[] = [];
   if (byForm.size === 0) return { canaries: 0, files: files.length, leaks };
-  const pattern = new RegExp(
-    [...byForm.keys()]
-      .sort((a, b) => b.length - a.length)
-      .map(escapeRegExp)
-      .join('|'),
-    'g',
-  );
+  const all = patterns(byForm);
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
     const lineStarts = [0];
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-    for (const match of text.matchAll(pattern)) {
-      const at = match.index ?? 0;
-      let line = lineStarts.findLastIndex((start) => start <= at) + 1;
-      if (line === 0) line = 1;
-      leaks.push({ file, line, kind: byForm.get(match[0])?.kind ?? 'unknown' });
+    const found = new Map<string, LogLeak>();
+    for (const pattern of all) {
+      for (const match of text.matchAll(pattern)) {
+        const at = match.index ?? 0;
+        const line = lineStarts.findLastIndex((start) => start <= at) + 1;
+        const kind = byForm.get(match[0])?.kind ?? 'unknown';
+        // One report per line and kind (a value and its JSON form may both match).
+        found.set(`${line}:${kind}`, { file, line, kind });
+      }
     }
+    leaks.push(...[...found.values()].sort((a, b) => a.line - b.line));
   }
   return { canaries: canaries.length, files: files.length, leaks };
 }
 
 /** The report's lines: `file:line: <kind>` per leak, then the totals. */
 export function describeScan(scan: LogScan, root: string): string[] {
-  const where = (leak: LogLeak) => `${path.relative(root, leak.file)}:${leak.line}: a ${leak.kind} canary`;
+  const shown = (file: string) =>
+    path.relative(root, file).startsWith('..') ? file : path.relative(root, file);
+  const where = (leak: LogLeak) => `${shown(leak.file)}:${leak.line}: a ${leak.kind} canary`;
   const summary = `${scan.canaries} canary secret(s) looked for in ${scan.files} log file(s)`;
   return scan.leaks.length === 0
     ? [`[secrets] ${summary}: none found`]
