@@ -99,7 +99,9 @@ export function rememberSecrets(values: Iterable<unknown>): void {
 /** Every secret shape in `text` replaced by the marker. */
 export function redactText(text: string): string {
   let out = text;
-  for (const value of known) if (out.includes(value)) out = out.replaceAll(value, REDACTED);
+  if (out.length >= KNOWN_MIN_LENGTH) {
+    for (const value of known) if (out.includes(value)) out = out.replaceAll(value, REDACTED);
+  }
   for (const [pattern, replacement] of VALUE_PATTERNS) out = out.replace(pattern, replacement);
   return out.replace(PARAMETER, (whole, separator: string, name: string) =>
     SECRET_PARAM.test(decodeName(name)) ? `${separator}${name}=${REDACTED}` : whole,

@@ -602,6 +602,13 @@ describe('passwords', () => {
     // vic is in another organization too: an admin of this one may not take that account over.
     const refused = await admin.call('POST', `/users/${idOf('vic@example.test')}/reset-link`);
     expect(refused.status).toBe(409);
+    // A key that may manage people but holds less than an admin may not take an admin's account.
+    const acme = (await admin.call('GET', '/me')).body.organization.id as string;
+    const manager = await api.keyFor(acme, ['users.view', 'users.manage']);
+    const beyond = await api.request('POST', `/api/v1/users/${idOf(ADMIN.email)}/reset-link`, {
+      key: manager,
+    });
+    expect(beyond.status).toBe(403);
     const issued = await admin.call('POST', `/users/${idOf('rita@example.test')}/reset-link`);
     expect(issued.status).toBe(201);
     expect(issued.body.expires_in_minutes).toBe(60);

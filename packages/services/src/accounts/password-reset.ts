@@ -42,7 +42,7 @@ async function newResetLink(deps: Pick<AccountsDeps, 'db' | 'siteUrl'>, userId: 
  * Starts a reset: a reset link e-mailed through the e-mail module of one of the user's
  * organizations. With none, nothing is sent and the link is not logged either (it takes the
  * account over): the warning says an admin can hand one out (`weft user reset-link`, or the
- * users page). The mail is sent after the answer, so the answer takes as long for an unknown
+ * members list of the Organization page). The mail is sent after the answer, so the answer takes as long for an unknown
  * address as for a known one.
  */
 export async function requestPasswordReset(deps: AccountsDeps, email: string): Promise<void> {
@@ -60,7 +60,7 @@ export async function requestPasswordReset(deps: AccountsDeps, email: string): P
     if (!sent) {
       deps.logWarning?.(
         { user_id: user.id },
-        'password reset asked for, but no organization of the user has an e-mail module: an admin can hand them a link (weft user reset-link, or the users page)',
+        'password reset asked for, but no organization of the user has an e-mail module: an admin can hand them a link (weft user reset-link, or Reset link on the Organization page)',
       );
     }
   })().catch((error: unknown) =>
