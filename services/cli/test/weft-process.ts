@@ -34,9 +34,11 @@ export interface WeftRun {
 const runLogs = path.join(testLogDirectory(), 'cli');
 let runs = 0;
 
-function keepStackLogs(dataDir: string | undefined, prefix: string) {
+/** Copies a stack's API and worker logs (`<dataDir>/logs/`) under the test run's log directory. */
+export function keepStackLogs(dataDir: string | undefined, prefix: string) {
   const logs = dataDir ? path.join(dataDir, 'logs') : undefined;
   if (!logs || !existsSync(logs)) return;
+  mkdirSync(runLogs, { recursive: true });
   for (const entry of readdirSync(logs, { recursive: true, withFileTypes: true })) {
     if (entry.isFile() && entry.name.endsWith('.log')) {
       copyFileSync(path.join(entry.parentPath, entry.name), path.join(runLogs, `${prefix}-${entry.name}`));
