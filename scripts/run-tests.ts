@@ -6,12 +6,15 @@
  * beginning of `./weft test`, and the cluster step waits for it.
  * Without a Go toolchain (the set-up promise needs only Node, Python and git) the step says so in
  * one line and passes; WEFT_REQUIRE_TEMPORAL_CLUSTER=1 makes that a failure (CI machines have Go).
+ * Last, every run (a filtered one too: its logs are as likely to leak) scans all its log files for
+ * the secrets its tests created (scan-logs-for-secrets.ts); one found fails the run.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureClusterBinaries, TEMPORAL_SERVER_VERSION } from '../temporal/cluster';
+import { scanTestLogs } from './scan-logs-for-secrets';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const buildDir = path.join(root, '.tools', 'temporal-server');
@@ -43,15 +46,21 @@ rmSync(testLogs, { recursive: true, force: true });
 process.env.WEFT_TEST_LOG_DIR = testLogs;
 console.log(`service logs of this run: ${path.relative(root, testLogs)}/ (a failing test prints its own)`);
 
+/** Ends the run with `status`, or 1 when a log of it holds a secret its tests created. */
+function finish(status: number | null): never {
+  const clean = scanTestLogs(testLogs);
+  process.exit(status === 0 && !clean ? 1 : (status ?? 1));
+}
+
 const filters = process.argv.slice(2);
 const main = spawnSync('pnpm', ['exec', 'vitest', 'run', ...filters], { cwd: root, stdio: 'inherit' });
-if (main.status !== 0 || filters.length > 0) process.exit(main.status ?? 1);
+if (main.status !== 0 || filters.length > 0) finish(main.status);
 
 if (process.env.WEFT_SKIP_TEMPORAL_CLUSTER) {
   console.log(
     '[cluster] engine tests on the production Temporal server skipped (WEFT_SKIP_TEMPORAL_CLUSTER)',
   );
-  process.exit(0);
+  finish(0);
 }
 await waitForBackgroundBuild();
 try {
@@ -60,13 +69,13 @@ try {
   const line = `[cluster] engine tests on the production Temporal server not run: ${(error as Error).message}`;
   if (process.env.WEFT_REQUIRE_TEMPORAL_CLUSTER === '1') {
     console.error(line);
-    process.exit(1);
+    finish(1);
   }
   console.log(line);
-  process.exit(0);
+  finish(0);
 }
 const result = spawnSync('pnpm', ['exec', 'vitest', 'run', '-c', 'vitest.cluster.config.ts'], {
   cwd: root,
   stdio: 'inherit',
 });
-process.exit(result.status ?? 1);
+finish(result.status);

@@ -22,6 +22,7 @@ import {
   storeIfLarge,
   syncChatTemplates,
 } from '@weft/services';
+import { isSecretName, rememberSecrets } from '@weft/telemetry';
 import { ZodError } from 'zod';
 import type { ActivityDeps } from './deps';
 
@@ -144,7 +145,12 @@ export function createNodeActivities(deps: ActivityDeps) {
       },
       chatWindow: (phoneHash) => chatWindow(deps.db, { organizationId: ctx.organizationId, phoneHash }),
       sendChat: (module, message) => sendChatMessage(chatProviders(), module, message),
-      openModule: (module) => openModuleConfig(deps.db, deps.secrets, ctx.organizationId, module),
+      openModule: async (module) => {
+        const config = await openModuleConfig(deps.db, deps.secrets, ctx.organizationId, module);
+        // An upstream that echoes a module's secret back cannot put it in a log line (see redact.ts).
+        if (config) rememberSecrets(Object.entries(config).flatMap(([k, v]) => (isSecretName(k) ? [v] : [])));
+        return config;
+      },
       openCredential: async (credentialId, allowedTypes) => {
         try {
           const credential = await openCredential(deps.db, deps.secrets, {
@@ -152,6 +158,13 @@ export function createNodeActivities(deps: ActivityDeps) {
             credentialId,
             allowedTypes,
           });
+          // Every field but a header's name and a username is secret: an echo of one in an
+          // upstream's answer or error is redacted from every log line of this process.
+          rememberSecrets(
+            Object.entries(credential.fields).flatMap(([k, v]) =>
+              k === 'name' || k === 'username' ? [] : [v],
+            ),
+          );
           return { type: credential.type, fields: credential.fields };
         } catch (error) {
           if (error instanceof CredentialUnusableError)

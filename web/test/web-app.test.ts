@@ -441,6 +441,21 @@ describe('people and limits', () => {
       .getByRole('alert')
       .getByText(/invalid, used or expired/)
       .waitFor();
+    // No e-mail module here: the admin hands vic a reset link from the members list.
+    await admin.reload();
+    await admin.getByRole('button', { name: 'Reset link for vic@acme.test' }).click();
+    const resetLink = new URL(
+      (await admin
+        .getByRole('status')
+        .filter({ hasText: 'Reset link for vic@acme.test' })
+        .locator('code')
+        .textContent()) ?? '',
+    );
+    expect(resetLink.pathname).toBe('/reset-password');
+    await again.goto(`${resetLink.pathname}${resetLink.search}`);
+    await again.getByLabel('New password').fill('viewer password 2');
+    await again.getByRole('button', { name: 'Change password' }).click();
+    await again.getByRole('link', { name: 'Sign in' }).waitFor();
     await context.close();
     await admin.context().close();
   });

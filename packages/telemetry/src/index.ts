@@ -2,3 +2,5 @@ export * from './logger';
 export * from './metrics';
 export * from './metrics-access';
 export * from './metrics-server';
+export * from './redact';
+export * from './test-logs';

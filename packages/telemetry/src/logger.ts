@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { format } from 'node:util';
 import { type DestinationStream, type Logger, pino } from 'pino';
+import { redact, redactText } from './redact';
 
 export type { DestinationStream, Logger } from 'pino';
 
@@ -33,23 +34,6 @@ export function currentLogContext(): LogContext | undefined {
   return contexts.getStore();
 }
 
-/**
- * Keys whose values never reach a log line, wherever they sit in the logged object (one level deep
- * and at the top): a defence in depth, since call sites log ids and counts, not requests or bodies.
- */
-const REDACTED_KEYS = [
-  'authorization',
-  'cookie',
-  'set-cookie',
-  'password',
-  'secret',
-  'token',
-  'api_key',
-  'apiKey',
-  'x-api-key',
-];
-const REDACT_PATHS = REDACTED_KEYS.flatMap((key) => [`["${key}"]`, `*["${key}"]`, `*.headers["${key}"]`]);
-
 export interface LoggerOptions {
   level?: LogLevel;
   /** Where lines go (default: standard output). Tests pass a stream to read them. */
@@ -58,7 +42,8 @@ export interface LoggerOptions {
 
 /**
  * A JSON-lines logger: one object per line with `level` (its name), `time` (ISO 8601), `msg`, the
- * fields passed, and the current log context (`request_id`, `org_id`).
+ * fields passed, and the current log context (`request_id`, `org_id`). Every line goes through the
+ * redactor first: no caller has to remember to strip a header, a body or an error's cause.
  *
  * @example
  * const logger = createLogger({ level: 'info' });
@@ -71,9 +56,19 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       level: options.level ?? 'info',
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
       mixin: () => ({ ...contexts.getStore() }),
-      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      // Secrets never reach a line, at any depth and whoever logs (see redact.ts): the fields of
+      // each call (errors and their causes included) and the message. (A child's bindings are
+      // not walked: getLogger binds a component name only.)
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (object) => redact(object),
+      },
+      serializers: {
+        msg: (message: unknown) => (typeof message === 'string' ? redactText(message) : message),
+        // Already serialized by the redactor, cause chain included; pino's own would flatten it again.
+        err: (error: unknown) => error,
+      },
     },
     options.destination,
   );

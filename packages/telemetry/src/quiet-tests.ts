@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { expect } from 'vitest';
 import { configureLogging } from './logger';
+import { testLogDirectory, testLogFile } from './test-logs';
 
 /**
  * Vitest setup file. Test processes log at `warn`, and every line goes to two places:
@@ -11,16 +11,10 @@ import { configureLogging } from './logger';
  *   fails (`silent: 'passed-only'` in the vitest configs), so a failure is not buried.
  * A test that reads log lines passes its own logger (createApp's `logger`).
  */
-const directory = path.resolve(process.env.WEFT_TEST_LOG_DIR ?? '.data/test-logs');
-
 /** The running test file's log (`services__api__test__x.test.ts.log`), known once tests run. */
-function logFile(): string {
-  const testPath = expect.getState().testPath;
-  const name = testPath ? path.relative(process.cwd(), testPath).replaceAll('/', '__') : `pid-${process.pid}`;
-  return path.join(directory, `${name}.log`);
-}
+const logFile = () => testLogFile(expect.getState().testPath);
 
-mkdirSync(directory, { recursive: true });
+mkdirSync(testLogDirectory(), { recursive: true });
 configureLogging({
   level: 'warn',
   destination: {

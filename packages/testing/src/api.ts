@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createApp } from '@weft/api';
 import { createApiKey, type PermissionGrant } from '@weft/services';
+import { registerCanary, registerRequestSecrets } from './canaries';
 import { createTestDatabase, type TestDatabase } from './database';
 import { createOrgWithKey } from './requests';
 
@@ -16,11 +17,11 @@ export interface TestApiOptions {
   chatGatewayBaseUrl?: string;
   /** Further environment (sign-in settings, TRUST_PROXY_HOPS ...). */
   env?: Partial<Parameters<typeof createApp>[0]['env']>;
-  /** Receives sign-in links no e-mail module could send (reset, invitations). */
-  logLink?: (purpose: string, to: string, url: string) => void;
   /** APP_KEY (default: random) and APP_KEYS_PREVIOUS (default: none). */
   appKey?: Uint8Array;
   previousAppKeys?: Uint8Array[];
+  /** The app's logger (default: the process's), for a test that reads the lines. */
+  logger?: Parameters<typeof createApp>[0]['logger'];
 }
 
 type Requester = (
@@ -60,11 +61,11 @@ export async function createTestApi(options: TestApiOptions = {}): Promise<TestA
         ...(options.chatGatewayBaseUrl ? { CHAT_GATEWAY_BASE_URL: options.chatGatewayBaseUrl } : {}),
         ...options.env,
       },
-      logLink: options.logLink ?? (() => {}),
       temporalReady: options.temporalReady ?? (async () => true),
       appKey,
       previousAppKeys,
       ssrfAllowlist: options.ssrfAllowlist ?? [],
+      ...(options.logger ? { logger: options.logger } : {}),
       logError: () => {},
     });
   const app = build(options.appKey ?? randomBytes(32), options.previousAppKeys);
@@ -77,13 +78,17 @@ export async function createTestApi(options: TestApiOptions = {}): Promise<TestA
         init.body = typeof body === 'string' ? body : JSON.stringify(body);
         (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
       }
-      return Promise.resolve(target.request(path, init));
+      return Promise.resolve(target.request(path, init)).then(async (response) => {
+        await registerRequestSecrets(path, body, response);
+        return response;
+      });
     };
   const keyFor = async (organizationId: string, permissions: PermissionGrant[]) => {
     const created = await createApiKey({
       ctx: { db: db.app.db, organizationId, actor: {} },
       input: { name: 'test key', permissions },
     });
+    registerCanary('api_key', created.key);
     return created.key;
   };
   return {

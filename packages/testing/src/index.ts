@@ -1,4 +1,5 @@
 export * from './api';
+export * from './canaries';
 export * from './database';
 export * from './engine';
 export { freePort } from './global-setup';

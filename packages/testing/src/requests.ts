@@ -1,5 +1,6 @@
 import type { Database } from '@weft/db';
 import { createApiKey, createOrganization, type PermissionGrant } from '@weft/services';
+import { registerCanary, registerRequestSecrets } from './canaries';
 
 export type JsonRequest = (
   method: string,
@@ -17,7 +18,10 @@ export function jsonRequester(app: {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     return Promise.resolve(
       app.request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
-    );
+    ).then(async (response) => {
+      await registerRequestSecrets(path, body, response);
+      return response;
+    });
   };
 }
 
@@ -28,6 +32,7 @@ export async function createOrgWithKey(db: Database, name: string, permissions: 
     ctx: { db, organizationId: org.id, actor: {} },
     input: { name: `${name} key`, permissions },
   });
+  registerCanary('api_key', created.key);
   return { organizationId: org.id, key: created.key, apiKeyId: created.id };
 }
 

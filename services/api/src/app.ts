@@ -108,8 +108,6 @@ export interface AppDeps {
   logError?: (error: unknown) => void;
   /** Access-log lines and unhandled errors (default: the process's logger, @weft/telemetry). */
   logger?: Logger;
-  /** Where sign-in links go when no e-mail module can send them (default: the server log). */
-  logLink?: (purpose: string, to: string, url: string) => void;
 }
 
 const unavailable = () =>
@@ -154,8 +152,7 @@ export function createApp(deps: AppDeps): Hono {
       db: deps.db,
       secrets,
       ssrfAllowlist: deps.ssrfAllowlist ?? [],
-      // Deliberately logged (weft up on one machine has no mail): whoever reads this log may sign in.
-      logLink: deps.logLink ?? ((purpose, to, url) => logger.warn({ purpose, to, url }, `${purpose} link`)),
+      logWarning: (fields, message) => logger.warn(fields, message),
     },
     deps.env,
   );

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createLogger } from '@weft/telemetry';
 import { createTestApi, type TestApi } from '@weft/testing';
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,8 @@ import { waitForRoomInMinute } from './helpers';
 // (TRUST_PROXY_HOPS=1) so the 5-per-minute limits of one test do not touch another.
 
 let api: TestApi;
-const links: { purpose: string; to: string; url: string }[] = [];
+/** The app's log lines, as written. */
+const logLines: string[] = [];
 let ipSeq = 0;
 const newIp = () => `198.51.100.${++ipSeq}`;
 /** expect.poll waits 1 s by default: too short for a busy machine. Bounded by the test's timeout. */
@@ -21,7 +23,7 @@ const ADMIN = { email: 'ada@example.test', password: 'correct horse battery stap
 beforeAll(async () => {
   api = await createTestApi({
     env: { TRUST_PROXY_HOPS: 1 },
-    logLink: (purpose, to, url) => links.push({ purpose, to, url }),
+    logger: createLogger({ level: 'warn', destination: { write: (line: string) => logLines.push(line) } }),
   });
 });
 afterAll(() => api?.close());
@@ -569,18 +571,48 @@ describe('several organizations', () => {
 });
 
 describe('passwords', () => {
-  it('a reset link works once within the hour and ends every session', async () => {
+  it('forgot-password without an e-mail module logs no link; an admin hands one out, which works once within the hour and ends every session', async () => {
+    const admin = new Browser();
+    await admin.login(ADMIN.email, ADMIN.password);
+    const invite = await admin.call('POST', '/invitations', { email: 'rita@example.test', role: 'editor' });
+    const inviteToken = decodeURIComponent(invite.body.invite_url.split('/invite/')[1]);
+    await new Browser().call('POST', `/auth/invitations/${inviteToken}/accept`, {
+      password: 'a long enough password',
+    });
     const b = new Browser();
-    await b.login('vic@example.test', 'a long enough password');
-    links.length = 0;
-    const known = await new Browser().call('POST', '/auth/forgot-password', { email: 'vic@example.test' });
+    expect((await b.login('rita@example.test', 'a long enough password')).status).toBe(200);
+
+    logLines.length = 0;
+    const known = await new Browser().call('POST', '/auth/forgot-password', { email: 'rita@example.test' });
     const unknown = await new Browser().call('POST', '/auth/forgot-password', {
       email: 'ghost@example.test',
     });
     expect(known.status).toBe(200);
     expect(known.body).toEqual(unknown.body);
-    await expect.poll(() => links.length, POLL).toBe(1);
-    const token = new URL(links[0]?.url as string).searchParams.get('token') as string;
+    // The link went nowhere: no e-mail module, and never the log (it takes the account over).
+    await expect
+      .poll(() => logLines.join(''), POLL)
+      .toMatch(/no organization of the user has an e-mail module/);
+    const [stored] = await api.db.admin`select count(*)::int as n from password_reset_tokens`;
+    expect(stored?.n).toBe(1);
+    expect(logLines.join('')).not.toMatch(/reset-password|token=/);
+
+    const members = (await admin.call('GET', '/users')).body.data as { id: string; email: string }[];
+    const idOf = (email: string) => members.find((m) => m.email === email)?.id;
+    // vic is in another organization too: an admin of this one may not take that account over.
+    const refused = await admin.call('POST', `/users/${idOf('vic@example.test')}/reset-link`);
+    expect(refused.status).toBe(409);
+    // A key that may manage people but holds less than an admin may not take an admin's account.
+    const acme = (await admin.call('GET', '/me')).body.organization.id as string;
+    const manager = await api.keyFor(acme, ['users.view', 'users.manage']);
+    const beyond = await api.request('POST', `/api/v1/users/${idOf(ADMIN.email)}/reset-link`, {
+      key: manager,
+    });
+    expect(beyond.status).toBe(403);
+    const issued = await admin.call('POST', `/users/${idOf('rita@example.test')}/reset-link`);
+    expect(issued.status).toBe(201);
+    expect(issued.body.expires_in_minutes).toBe(60);
+    const token = new URL(issued.body.reset_url).searchParams.get('token') as string;
     const short = await new Browser().call('POST', '/auth/reset-password', { token, password: 'short' });
     expect(short.status).toBe(422);
     expect(short.body.error.fields.password).toBeDefined();
@@ -593,11 +625,10 @@ describe('passwords', () => {
         .status,
     ).toBe(422);
     expect((await b.call('GET', '/me')).status).toBe(401);
-    expect((await new Browser().login('vic@example.test', 'a brand new password')).status).toBe(200);
+    expect((await new Browser().login('rita@example.test', 'a brand new password')).status).toBe(200);
 
-    await new Browser().call('POST', '/auth/forgot-password', { email: 'vic@example.test' });
-    await expect.poll(() => links.length, POLL).toBe(2);
-    const stale = new URL(links[1]?.url as string).searchParams.get('token') as string;
+    const again = await admin.call('POST', `/users/${idOf('rita@example.test')}/reset-link`);
+    const stale = new URL(again.body.reset_url).searchParams.get('token') as string;
     await api.db
       .admin`update password_reset_tokens set expires_at = now() - interval '1 second' where used_at is null`;
     expect(
@@ -608,6 +639,9 @@ describe('passwords', () => {
         })
       ).status,
     ).toBe(422);
+    const audited = await api.db.admin`select user_id from audit_logs where action = 'password_reset_link'`;
+    expect(audited).toHaveLength(2);
+    expect(logLines.join('')).not.toContain(token);
   });
 
   it('a password change needs the current one, accepts 64+ characters and ends the other sessions', async () => {

@@ -1,3 +1,4 @@
+import { redactText } from '@weft/telemetry/redact';
 import { CommanderError } from 'commander';
 import { interruptStopsDone } from './interrupt';
 import { createProgram } from './program';
@@ -20,7 +21,8 @@ try {
     // --help and --version end here with code 0; a usage error was already printed: exit 2.
     process.exit(error.exitCode === 0 ? 0 : 2);
   }
-  process.stderr.write(`weft: ${describe(error)}\n`);
+  // The logger's redactor: a failure that quotes a connection URL or a header keeps no secret.
+  process.stderr.write(`weft: ${redactText(describe(error))}\n`);
   if (error instanceof UsageError) process.exit(2);
   // After Ctrl-C the command fails as its services stop: let the stops finish first.
   await interruptStopsDone();

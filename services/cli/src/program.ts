@@ -148,6 +148,20 @@ export function createProgram(): Command {
       (await import('./commands/users')).userRevokeCommand({ org: o.org, id: o.id, json: o.json ?? false }),
     );
 
+  user
+    .command('reset-link')
+    .description('print a fresh single-use password reset link for a user (valid 60 minutes; never logged)')
+    .addOption(orgOption())
+    .requiredOption('--email <email>', 'their e-mail address')
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./commands/users')).userResetLinkCommand({
+        org: o.org,
+        email: o.email,
+        json: o.json ?? false,
+      }),
+    );
+
   const apiKey = program.command('api-key').description('API keys of an organization');
   apiKey
     .command('create')

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { testLogDirectory } from '@weft/telemetry';
 import { freePort } from '@weft/testing';
 import { onTestFailed } from 'vitest';
 
@@ -25,17 +26,41 @@ export interface WeftRun {
   stop(): Promise<number | string>;
 }
 
+/**
+ * The test run's copy of a `weft` process's logs (its output, and the API and worker logs of the
+ * stack it ran), under `<test-log dir>/cli/`: the test's own directory is deleted after it, and
+ * the end-of-run scan for secrets must see these too.
+ */
+const runLogs = path.join(testLogDirectory(), 'cli');
+let runs = 0;
+
+/** Copies a stack's API and worker logs (`<dataDir>/logs/`) under the test run's log directory. */
+export function keepStackLogs(dataDir: string | undefined, prefix: string) {
+  const logs = dataDir ? path.join(dataDir, 'logs') : undefined;
+  if (!logs || !existsSync(logs)) return;
+  mkdirSync(runLogs, { recursive: true });
+  for (const entry of readdirSync(logs, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile() && entry.name.endsWith('.log')) {
+      copyFileSync(path.join(entry.parentPath, entry.name), path.join(runLogs, `${prefix}-${entry.name}`));
+    }
+  }
+}
+
 export function runWeft(args: string[], env: NodeJS.ProcessEnv, logFile: string): WeftRun {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  mkdirSync(runLogs, { recursive: true });
+  const prefix = `${process.pid}-${++runs}-${path.basename(logFile, '.log')}`;
   const file = createWriteStream(logFile, { flags: 'a' });
+  const kept = createWriteStream(path.join(runLogs, `${prefix}.log`), { flags: 'a' });
   let output = '';
   const waiters = new Set<() => void>();
   const onData = (chunk: Buffer) => {
     output += chunk.toString('utf8');
     file.write(chunk);
+    kept.write(chunk);
     for (const check of waiters) check();
   };
   child.stdout?.on('data', onData);
@@ -43,6 +68,8 @@ export function runWeft(args: string[], env: NodeJS.ProcessEnv, logFile: string)
   const exited = new Promise<number | string>((resolve) =>
     child.once('exit', (code, signal) => {
       file.end();
+      kept.end();
+      keepStackLogs(env.WEFT_DATA_DIR, prefix);
       for (const check of waiters) check();
       resolve(code ?? signal ?? 'unknown');
     }),

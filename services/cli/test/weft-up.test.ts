@@ -9,9 +9,10 @@ import { promisify } from 'node:util';
 import { Client, Connection, ScheduleNotFoundError } from '@temporalio/client';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { triggerScheduleId } from '@weft/temporal/schedules';
-import { freePort } from '@weft/testing';
+import { freePort, registerCanary, registerSecretsIn } from '@weft/testing';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keepStackLogs } from './weft-process';
 
 /**
  * The whole product as a user runs it: `weft up` on free ports (embedded PostgreSQL, the Temporal
@@ -108,7 +109,9 @@ async function stop(child: ChildProcess): Promise<number | null> {
 /** Runs `weft <args> --json` against the running stack and parses its one JSON object. */
 async function cli<T = Record<string, unknown>>(...args: string[]): Promise<T> {
   const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { env });
-  return JSON.parse(stdout) as T;
+  const answer = JSON.parse(stdout) as T;
+  registerSecretsIn(answer, 'cli');
+  return answer;
 }
 
 /** The CLI with `input` on its standard input (passwords never go on the command line). */
@@ -120,7 +123,11 @@ function cliWithInput<T = Record<string, unknown>>(input: string, ...args: strin
       { env },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`${error.message}\n${stderr}`));
-        else resolve(JSON.parse(stdout) as T);
+        else {
+          // A password read on standard input was accepted: it must never show up in a log.
+          registerCanary('cli:password', input.trim());
+          resolve(JSON.parse(stdout) as T);
+        }
       },
     );
     child.stdin?.end(input);
@@ -140,7 +147,10 @@ async function api(method: string, route: string, body?: unknown): Promise<{ sta
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, json: text ? JSON.parse(text) : null };
+  const json = text ? JSON.parse(text) : null;
+  // What the stack answered and accepted goes on the canary list its logs are scanned for.
+  if (res.ok) registerSecretsIn({ request: body, answer: json }, route.split('/')[1] ?? 'api');
+  return { status: res.status, json };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -309,6 +319,7 @@ afterAll(async () => {
   if (running) await stop(running);
   outside?.close();
   await new Promise<void>((r) => (smtp ? smtp.close(r) : r()));
+  keepStackLogs(dataDir, 'weft-up');
   await rm(dataDir, { recursive: true, force: true });
 });
 

@@ -19,8 +19,11 @@ export interface AccountsDeps {
   /** APP_URL: links in invitation and reset e-mails. */
   siteUrl: string;
   ssrfAllowlist: readonly string[];
-  /** Where a link goes when no organization has an e-mail module (the server log). */
-  logLink?: (purpose: string, to: string, url: string) => void;
+  /**
+   * Warnings of account verbs that have no caller to answer (a reset mail that could not go out).
+   * Never given a link or token: reset and invitation links reach people by e-mail or from an admin.
+   */
+  logWarning?: (fields: Record<string, unknown>, message: string) => void;
 }
 
 export interface RequestOrigin {

@@ -59,7 +59,10 @@ export async function login(deps: AccountsDeps, input: z.infer<typeof LoginInput
           ),
         )
         .catch((error: unknown) =>
-          deps.logLink?.('failed sign-in audit (not recorded)', user.email, String(error)),
+          deps.logWarning?.(
+            { user_id: user.id, err: error },
+            'a failed sign-in was not recorded in the audit log',
+          ),
         );
     }
     throw new AppError('unauthenticated', LOGIN_FAILED);

@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'two_factor_disabled',
   'password_changed',
   'password_reset',
+  'password_reset_link',
   'sessions_ended',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -45,7 +45,7 @@ export function captchaSettings(env: Partial<WebEnv>): CaptchaSettings | undefin
 }
 
 export function accountsDepsFrom(
-  base: Pick<AccountsDeps, 'db' | 'secrets' | 'ssrfAllowlist' | 'logLink'>,
+  base: Pick<AccountsDeps, 'db' | 'secrets' | 'ssrfAllowlist' | 'logWarning'>,
   env: Partial<WebEnv> & Pick<WebEnv, 'APP_URL'>,
 ): AccountsDeps {
   return {

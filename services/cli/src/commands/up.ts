@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type CliEnv, temporalRetentionDays } from '@weft/config';
 import { keyRingRefusal } from '@weft/services';
+import { redactText } from '@weft/telemetry/redact';
 import { type RunningDevServer, resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
 import { setupTemporalNamespace } from '@weft/temporal/namespace-setup';
 import { runStep, spawnService, waitForHttp } from '../children';
@@ -14,7 +15,8 @@ import { type Supervised, supervise } from '../supervisor';
 import { ensureWebBuild } from '../web-build';
 import { startLocalCluster } from './up-cluster';
 
-const log = (line: string) => process.stderr.write(`[weft] ${line}\n`);
+/** `weft up`'s own lines (and what it relays from PostgreSQL and Temporal), through the logger's redactor. */
+const log = (line: string) => process.stderr.write(`[weft] ${redactText(line)}\n`);
 
 /** The ports this `weft up` is about to listen on (services given by URL are someone else's). */
 function wantedPorts(env: CliEnv, temporal: 'dev' | 'cluster'): WantedPort[] {

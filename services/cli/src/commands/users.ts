@@ -1,5 +1,8 @@
 import {
+  AppError,
   createUser,
+  findUserByEmail,
+  issueResetLink,
   isUuid,
   listMembers,
   notFound,
@@ -61,5 +64,33 @@ export async function userRevokeCommand(options: { org: string; id: string; json
   });
   printResult(options.json, { id: options.id, revoked: true }, [
     `User ${options.id} removed from the organization`,
+  ]);
+}
+
+/**
+ * `weft user reset-link`: prints a fresh single-use reset link (60 minutes) for a member of the
+ * organization, for the operator to hand over; reset links are never written to a log. An unknown
+ * organization or user is a usage error: one line, exit code 2.
+ */
+export async function userResetLinkCommand(options: { org: string; email: string; json: boolean }) {
+  const link = await withAppDatabase(async (db, env) => {
+    const user = await findUserByEmail({ db }, options.email);
+    if (!user) return undefined;
+    return issueResetLink({ db, siteUrl: env.APP_URL }, context(db, options.org), user.id, {
+      granted: ['*'],
+      otherOrganizations: 'allow',
+    }).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'not_found') return undefined;
+      throw error;
+    });
+  });
+  if (!link) {
+    process.stderr.write(`weft: no user ${options.email} in organization ${options.org}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  printResult(options.json, link, [
+    `Reset link for ${options.email} (single use, valid ${link.expires_in_minutes} minutes):`,
+    link.reset_url,
   ]);
 }

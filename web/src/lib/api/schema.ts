@@ -359,6 +359,26 @@ export interface paths {
         patch: operations["updateUser"];
         trace?: never;
     };
+    "/users/{id}/reset-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a password reset link for a member, to hand over (no e-mail module to send it)
+         * @description A fresh single-use link valid 60 minutes; earlier links stay valid until used or expired. Refused (409) for a member of other organizations too.
+         */
+        post: operations["issueUserResetLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/invitations": {
         parameters: {
             query?: never;
@@ -1114,6 +1134,11 @@ export interface components {
             role: "admin" | "editor" | "viewer";
             two_factor_enabled: boolean;
             joined_at: string;
+        };
+        ResetLink: {
+            /** @description The single-use link; answered only here, never logged. */
+            reset_url: string;
+            expires_in_minutes: number;
         };
         Invitation: {
             id: string;
@@ -3412,6 +3437,102 @@ export interface operations {
             };
         };
     };
+    issueUserResetLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Issued */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResetLink"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error: a parameter, header or body field is invalid (see error.fields) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable for the moment; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listInvitations: {
         parameters: {
             query?: never;
@@ -4818,7 +4939,7 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 user_id?: string;
-                action?: "created" | "updated" | "deleted" | "revoked" | "login" | "login_failed" | "logout" | "two_factor_failed" | "two_factor_enabled" | "two_factor_disabled" | "password_changed" | "password_reset" | "sessions_ended" | "create" | "update" | "delete" | "revoke";
+                action?: "created" | "updated" | "deleted" | "revoked" | "login" | "login_failed" | "logout" | "two_factor_failed" | "two_factor_enabled" | "two_factor_disabled" | "password_changed" | "password_reset" | "password_reset_link" | "sessions_ended" | "create" | "update" | "delete" | "revoke";
                 entity_type?: string;
                 from?: string;
                 to?: string;

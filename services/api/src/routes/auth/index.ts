@@ -14,6 +14,7 @@ import { registerDisableTwoFactor } from '../me/two-factor-disable';
 import { registerBeginTwoFactor } from '../me/two-factor-setup';
 import { registerListUsers } from '../users/list';
 import { registerRemoveUser } from '../users/remove';
+import { registerIssueResetLink } from '../users/reset-link';
 import { registerUpdateUser } from '../users/update';
 import { registerAcceptInvitation } from './accept-invitation';
 import { registerAuthConfig } from './config';
@@ -54,6 +55,7 @@ export function registerAccountRoutes(app: OpenAPIHono<AppEnv>) {
   registerListUsers(app);
   registerUpdateUser(app);
   registerRemoveUser(app);
+  registerIssueResetLink(app);
   registerListInvitations(app);
   registerCreateInvitation(app);
   registerRevokeInvitation(app);
