@@ -4,6 +4,7 @@ import { connectDatabase } from '@weft/db';
 import { parseAllowlist, readSupervisedWorker } from '@weft/services';
 import { collectProcessMetrics, configureLogging, routeConsoleToLogger } from '@weft/telemetry';
 import { createEncryptionCodec } from '@weft/temporal/codec';
+import { temporalConnectionOptions } from '@weft/temporal/connection';
 import { createTemporalEngine, type TemporalEngine } from '@weft/temporal/engine';
 import { startWorkerRuntime } from '@weft/worker/run-worker';
 import { createApp } from './app';
@@ -44,18 +45,19 @@ if (env.RUN_WORKER) {
 } else {
   temporalReady = async () => {
     if (!env.TEMPORAL_ADDRESS) return false;
-    temporal ??= Connection.connect({ address: env.TEMPORAL_ADDRESS, connectTimeout: 2000 }).catch(
-      (error) => {
-        temporal = undefined;
-        throw error;
-      },
-    );
+    temporal ??= Connection.connect({
+      ...temporalConnectionOptions(env, env.TEMPORAL_ADDRESS),
+      connectTimeout: 2000,
+    }).catch((error) => {
+      temporal = undefined;
+      throw error;
+    });
     await (await temporal).workflowService.getSystemInfo({});
     return true;
   };
   // The engine's client connects lazily: the API starts (and answers /readyz with 503) before Temporal does.
   const temporalClient = new Client({
-    connection: Connection.lazy({ address: env.TEMPORAL_ADDRESS ?? 'localhost:7233' }),
+    connection: Connection.lazy(temporalConnectionOptions(env, env.TEMPORAL_ADDRESS ?? 'localhost:7233')),
     namespace: env.TEMPORAL_NAMESPACE,
     dataConverter: { payloadCodecs: [createEncryptionCodec(env.APP_KEY)] },
   });

@@ -2,6 +2,7 @@ import type { WorkerEnv } from '@weft/config';
 import type { Database } from '@weft/db';
 import { parseAllowlist, startDeliverySweeper, startExecutionPruner } from '@weft/services';
 import { getLogger } from '@weft/telemetry';
+import { temporalConnectionOptions } from '@weft/temporal/connection';
 import { installTemporalRuntime } from './temporal-runtime';
 import { createWorker } from './worker';
 
@@ -25,7 +26,7 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
   });
   if (metricsUrl) logger.info({ url: metricsUrl }, 'Temporal SDK metrics served');
   const { worker, engine, connection, reconcileSchedules, close } = await createWorker({
-    address: env.TEMPORAL_ADDRESS,
+    connection: temporalConnectionOptions(env, env.TEMPORAL_ADDRESS),
     namespace: env.TEMPORAL_NAMESPACE,
     taskQueue: env.TEMPORAL_TASK_QUEUE,
     db,
