@@ -2,7 +2,12 @@ import { Client, Connection } from '@temporalio/client';
 import { ApiEnv, loadEnv, WorkerEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
 import { parseAllowlist, readSupervisedWorker } from '@weft/services';
-import { collectProcessMetrics, configureLogging, routeConsoleToLogger } from '@weft/telemetry';
+import {
+  collectProcessMetrics,
+  configureLogging,
+  routeConsoleToLogger,
+  watchDatabasePool,
+} from '@weft/telemetry';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { temporalConnectionOptions } from '@weft/temporal/connection';
 import { createTemporalEngine, type TemporalEngine } from '@weft/temporal/engine';
@@ -18,6 +23,7 @@ routeConsoleToLogger(logger);
 collectProcessMetrics();
 if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required for the API server (weft up sets it).');
 const database = connectDatabase(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE });
+watchDatabasePool(() => database.poolUse());
 
 let temporal: Promise<Connection> | undefined;
 let engine: TemporalEngine;

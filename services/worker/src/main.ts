@@ -6,6 +6,7 @@ import {
   type MetricsServer,
   routeConsoleToLogger,
   startMetricsServer,
+  watchDatabasePool,
 } from '@weft/telemetry';
 import { startWorkerRuntime } from './run-worker';
 
@@ -18,6 +19,7 @@ const { TEMPORAL_ADDRESS } = env;
 if (!TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is required for the worker (weft up sets it).');
 if (!env.DATABASE_URL) throw new Error('DATABASE_URL is required for the worker (weft up sets it).');
 const database = connectDatabase(env.DATABASE_URL, { max: env.DATABASE_POOL_SIZE });
+watchDatabasePool(() => database.poolUse());
 const { done } = await startWorkerRuntime({ ...env, TEMPORAL_ADDRESS }, database.db);
 // Under `weft up` an IPC channel is open: "ready" ends this process's `starting` state in /readyz.
 // The channel is unref'd so it never keeps the process alive after the worker has drained.

@@ -1,8 +1,9 @@
 import type { WorkerEnv } from '@weft/config';
 import type { Database } from '@weft/db';
 import { parseAllowlist, startDeliverySweeper, startExecutionPruner } from '@weft/services';
-import { getLogger } from '@weft/telemetry';
+import { getLogger, metrics } from '@weft/telemetry';
 import { temporalConnectionOptions } from '@weft/temporal/connection';
+import { watchTaskQueueBacklog } from '@weft/temporal/task-queue-metrics';
 import { installTemporalRuntime } from './temporal-runtime';
 import { createWorker } from './worker';
 
@@ -25,7 +26,7 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
       : undefined,
   });
   if (metricsUrl) logger.info({ url: metricsUrl }, 'Temporal SDK metrics served');
-  const { worker, engine, connection, reconcileSchedules, close } = await createWorker({
+  const { worker, engine, connection, client, reconcileSchedules, close } = await createWorker({
     connection: temporalConnectionOptions(env, env.TEMPORAL_ADDRESS),
     namespace: env.TEMPORAL_NAMESPACE,
     taskQueue: env.TEMPORAL_TASK_QUEUE,
@@ -49,6 +50,14 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
     db,
     engine,
     log: (message, error) => logger.warn({ component: 'webhooks', err: error }, message),
+    onSwept: (count) => metrics.outboxUnstarted.set(count),
+  });
+  // The task queue's backlog for /metrics (workers too few or stuck: docs/alerts.md).
+  const backlog = watchTaskQueueBacklog({
+    client,
+    taskQueue: env.TEMPORAL_TASK_QUEUE,
+    log: (error) =>
+      logger.debug({ component: 'metrics', err: error }, 'could not read the task queue backlog'),
   });
   // Retention: finished executions older than EXECUTION_RETENTION_DAYS go (now, then every hour).
   const pruner = startExecutionPruner({
@@ -78,6 +87,7 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
   const done = worker.run().finally(async () => {
     sweeper.stop();
     pruner.stop();
+    backlog.stop();
     await close();
   });
   return { engine, connection, done };

@@ -86,6 +86,8 @@ export async function createWorker(options: WorkerOptions) {
     engine,
     /** The worker's connection: answers readiness checks of an API in the same process. */
     connection,
+    /** A client on that connection (the task-queue backlog metrics read through it). */
+    client,
     /** Repairs drift between workflows and their Temporal Schedules (run on start). */
     reconcileSchedules: () =>
       reconcileTriggerSchedules({ client, taskQueue: options.taskQueue, db: options.db }),
