@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import { connectDatabase } from '@weft/db';
-import { startMetricsServer, watchDatabasePool } from '@weft/telemetry';
+import { createOrganization, startDeliverySweeper } from '@weft/services';
+import { metrics, startMetricsServer, watchDatabasePool } from '@weft/telemetry';
 import { createTestDatabase, type TestDatabase } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScheduleActivities } from '../activities/schedules';
+import { createTemporalEngine } from '../engine';
 import { refreshTaskQueueBacklog } from '../task-queue-metrics';
 import { createStack, type Stack } from './support';
 
@@ -80,6 +82,39 @@ describe('operations metrics', () => {
     } finally {
       await handle.close();
     }
+  });
+
+  it('weft_webhook_outbox_unstarted shows deliveries the sweeper finds unstarted, sweep after sweep', async () => {
+    const org = await createOrganization(db.app.db, { name: 'outbox' });
+    const [webhook] = await db.admin`
+      insert into webhooks (id, organization_id, url, events, secret_ciphertext)
+      values (${randomUUID()}, ${org.id}, 'https://receiver.example/hook', '["execution.failed"]'::jsonb, 'x') returning id`;
+    for (const key of ['a', 'b'])
+      await db.admin`
+        insert into webhook_deliveries (id, organization_id, webhook_id, event, dedup_key, body, created_at)
+        values (${randomUUID()}, ${org.id}, ${webhook?.id}, 'execution.failed', ${key}, '{}', now() - interval '2 minutes')`;
+    // A task queue no worker polls: the started delivery workflows never run, the rows stay unstarted.
+    const engine = createTemporalEngine({ client: stack.client, taskQueue: `outbox-${randomUUID()}` });
+    const counts: number[] = [];
+    const sweeper = startDeliverySweeper({
+      db: db.app.db,
+      engine,
+      intervalMs: 300,
+      // As services/worker/src/run-worker.ts wires it.
+      onSwept: (count) => {
+        counts.push(count);
+        metrics.outboxUnstarted.set(count);
+      },
+    });
+    try {
+      const deadline = Date.now() + 15_000;
+      while (counts.length < 2 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      sweeper.stop();
+    }
+    expect(counts.slice(0, 2)).toEqual([2, 2]);
+    expect(await sample(/^weft_webhook_outbox_unstarted (\S+)/m)).toBe(2);
   });
 
   it('weft_schedule_lag_seconds observes how late a schedule fire is recorded', async () => {
