@@ -14,6 +14,7 @@ export default defineConfig({
       'temporal/test/stored-outputs.test.ts',
       'temporal/test/templates-e2e.test.ts',
       'temporal/test/cluster.test.ts',
+      'temporal/test/cluster-tls.test.ts',
     ],
     globalSetup: ['packages/testing/src/global-setup.ts', 'packages/testing/src/cluster-setup.ts'],
     setupFiles: ['packages/telemetry/src/quiet-tests.ts'],

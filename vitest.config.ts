@@ -11,7 +11,7 @@ export default defineConfig({
       'web/test/**/*.test.ts',
     ],
     // The production-server checks run in the cluster test run only (vitest.cluster.config.ts).
-    exclude: ['**/node_modules/**', 'temporal/test/cluster.test.ts'],
+    exclude: ['**/node_modules/**', 'temporal/test/cluster.test.ts', 'temporal/test/cluster-tls.test.ts'],
     globalSetup: ['packages/testing/src/global-setup.ts', 'web/test/build-web.ts'],
     setupFiles: ['packages/telemetry/src/quiet-tests.ts'],
     testTimeout: 30_000,

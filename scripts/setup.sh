@@ -90,6 +90,21 @@ if [ "${1:-}" = "test" ] && [ -z "${WEFT_SKIP_TEMPORAL_CLUSTER:-}" ] && command 
   fi
 fi
 
+# promtool checks and unit-tests the alert rules (deploy/prometheus, `./weft test` only): the binary
+# alone, taken out of Debian's prometheus package into .tools (nothing installed system-wide, no
+# service started). Debian's stable version (2.42 on Debian 12); the test skips, saying so, without it.
+if [ "${1:-}" = "test" ] && [ ! -x .tools/promtool/promtool ] && command -v apt-get >/dev/null 2>&1; then
+  echo "setup: extracting promtool from Debian's prometheus package into .tools/promtool" >&2
+  deb_dir="$(mktemp -d)"
+  if ! (cd "$deb_dir" && apt-get download -qq prometheus >&2 2>/dev/null); then
+    if [ "$(id -u)" = 0 ]; then apt-get update -qq >&2; elif command -v sudo >/dev/null 2>&1; then sudo apt-get update -qq >&2; fi
+    (cd "$deb_dir" && apt-get download -qq prometheus >&2)
+  fi
+  dpkg-deb -x "$deb_dir"/prometheus_*.deb "$deb_dir/root"
+  mkdir -p .tools/promtool && cp "$deb_dir/root/usr/bin/promtool" .tools/promtool/promtool
+  rm -rf "$deb_dir"
+fi
+
 # APP_KEY: 32 random bytes, generated once; everything secret (credentials, payload codec,
 # embedded database passwords) derives from it.
 if ! grep -qs '^APP_KEY=' .env; then

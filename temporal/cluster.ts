@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { TemporalConnectionOptions } from './connection';
 import { spawnTemporalServer, type TemporalServerProcess } from './server-process';
 
 const run = promisify(execFile);
@@ -118,7 +119,51 @@ export interface ClusterOptions {
   dynamicConfigFile: string;
   /** The server's own Prometheus metrics on this port, when set. */
   metricsPort?: number;
+  /** TLS on the frontend (and between the server's own services); plaintext when absent. */
+  tls?: ClusterTls;
   log?: (line: string) => void;
+}
+
+/**
+ * The server's TLS (PEM files), set through the environment variables of its embedded config
+ * template, as the official images do. One certificate serves the frontend and the internal
+ * traffic (the system worker presents it to the frontend), so it needs both the serverAuth and
+ * clientAuth key usages and `serverName` among its names.
+ */
+export interface ClusterTls {
+  caFile: string;
+  certFile: string;
+  keyFile: string;
+  /** A name in the certificate: the server's own clients dial 127.0.0.1 and check this name. */
+  serverName: string;
+  /** mTLS: refuse frontend clients without a certificate signed by `caFile`. */
+  requireClientAuth: boolean;
+}
+
+export function clusterTlsEnv(tls: ClusterTls): Record<string, string> {
+  return {
+    TEMPORAL_TLS_SERVER_CA_CERT: tls.caFile,
+    TEMPORAL_TLS_SERVER_CERT: tls.certFile,
+    TEMPORAL_TLS_SERVER_KEY: tls.keyFile,
+    TEMPORAL_TLS_INTERNODE_SERVER_NAME: tls.serverName,
+    TEMPORAL_TLS_FRONTEND_CERT: tls.certFile,
+    TEMPORAL_TLS_FRONTEND_KEY: tls.keyFile,
+    TEMPORAL_TLS_CLIENT1_CA_CERT: tls.caFile,
+    TEMPORAL_TLS_FRONTEND_SERVER_NAME: tls.serverName,
+    TEMPORAL_TLS_REQUIRE_CLIENT_AUTH: String(tls.requireClientAuth),
+  };
+}
+
+/** How our readiness probe reaches a TLS frontend: the server's own certificate doubles as a client's. */
+function tlsProbe(address: string, tls: ClusterTls): TemporalConnectionOptions {
+  return {
+    address,
+    tls: {
+      serverRootCACertificate: readFileSync(tls.caFile),
+      serverNameOverride: tls.serverName,
+      clientCertPair: { crt: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) },
+    },
+  };
 }
 
 export type RunningCluster = TemporalServerProcess;
@@ -182,6 +227,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     LOG_LEVEL: 'warn',
     ...clusterPorts(options.port),
     ...(options.metricsPort ? { PROMETHEUS_ENDPOINT: `127.0.0.1:${options.metricsPort}` } : {}),
+    ...(options.tls ? clusterTlsEnv(options.tls) : {}),
   };
   return spawnTemporalServer({
     name: 'temporal-server',
@@ -189,6 +235,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     args: ['start'],
     env,
     address,
+    probe: options.tls ? tlsProbe(address, options.tls) : undefined,
     startTimeoutMs: 120_000,
     exitHint: `ports ${options.port}–${options.port + 11} in use?`,
     stopGraceMs: 15_000,

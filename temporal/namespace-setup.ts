@@ -2,6 +2,7 @@ import { Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 // The package is CommonJS: a default import works from Node's ESM loader and from the bundlers alike.
 import proto, { type temporal } from '@temporalio/proto';
+import type { TemporalConnectionOptions } from './connection';
 import { SEARCH_ATTRIBUTES } from './shared';
 
 /**
@@ -11,7 +12,8 @@ import { SEARCH_ATTRIBUTES } from './shared';
  * WeftTrigger) are registered. Without them every execution start is refused. Idempotent.
  */
 export interface NamespaceSetupOptions {
-  address: string;
+  /** From temporalConnectionOptions (TLS, API key), or `{ address }` for a local plaintext server. */
+  connection: TemporalConnectionOptions;
   namespace: string;
   /** How long Temporal keeps a closed execution's history (at least 1 day). */
   retentionDays: number;
@@ -33,14 +35,15 @@ function grpcCode(error: unknown): number | undefined {
   return typeof error === 'object' && error !== null && 'code' in error ? Number(error.code) : undefined;
 }
 
-async function connectWithin(address: string, deadline: number): Promise<Connection> {
+async function connectWithin(options: TemporalConnectionOptions, deadline: number): Promise<Connection> {
   for (;;) {
     try {
-      const connection = await Connection.connect({ address, connectTimeout: 2000 });
+      const connection = await Connection.connect({ ...options, connectTimeout: 2000 });
       await connection.workflowService.getSystemInfo({});
       return connection;
     } catch (error) {
-      if (Date.now() > deadline) throw new Error(`Temporal did not answer on ${address}: ${String(error)}`);
+      if (Date.now() > deadline)
+        throw new Error(`Temporal did not answer on ${options.address}: ${String(error)}`);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   }
@@ -58,7 +61,7 @@ async function until(check: () => Promise<boolean>, deadline: number, what: stri
 export async function setupTemporalNamespace(options: NamespaceSetupOptions): Promise<NamespaceSetupResult> {
   const deadline = Date.now() + (options.timeoutMs ?? 120_000);
   const retentionSeconds = Math.max(1, options.retentionDays) * 86_400;
-  const connection = await connectWithin(options.address, deadline);
+  const connection = await connectWithin(options.connection, deadline);
   const result: NamespaceSetupResult = {
     namespaceCreated: false,
     retentionUpdated: false,

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Connection } from '@temporalio/client';
+import type { TemporalConnectionOptions } from './connection';
 
 /**
  * One Temporal server process started by Weft (the CLI dev server, or temporal-server): spawned in its
@@ -19,6 +20,8 @@ export interface TemporalServerSpawn {
   args: string[];
   env?: NodeJS.ProcessEnv;
   address: string;
+  /** How the readiness probe connects (TLS settings); default plaintext on `address`. */
+  probe?: TemporalConnectionOptions;
   startTimeoutMs: number;
   /** Added to "exited during start-up" (what usually causes it). */
   exitHint: string;
@@ -49,7 +52,10 @@ export async function spawnTemporalServer(options: TemporalServerSpawn): Promise
   for (;;) {
     if (exited) throw new Error(`${options.name} exited during start-up (${options.exitHint})`);
     try {
-      const connection = await Connection.connect({ address: options.address, connectTimeout: 1000 });
+      const connection = await Connection.connect({
+        ...(options.probe ?? { address: options.address }),
+        connectTimeout: 1000,
+      });
       await connection.workflowService.getSystemInfo({});
       await connection.close();
       break;

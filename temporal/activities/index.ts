@@ -28,8 +28,8 @@ export function createActivities(deps: ActivityDeps) {
     loadExecution: (ref: { executionId: string; organizationId: string }) => loadExecution(deps.db, ref),
 
     async saveProgress(progress: ExecutionProgress) {
-      await saveExecutionProgress(deps.db, progress, deps.engine);
-      recordProgressMetrics(progress);
+      const saved = await saveExecutionProgress(deps.db, progress, deps.engine);
+      recordProgressMetrics(progress, saved?.workflowId);
     },
 
     /** error.critical (and, in histories before runNode, action.event.publish): an event of the execution's organization. */

@@ -9,11 +9,18 @@ const FINISHED_STEPS = new Set(['completed', 'failed']);
  * each step that finished. The interpreter reports a step once it has finished and never again
  * (retries run it again, and count again), so every step is observed once per run.
  */
-export function recordProgressMetrics(progress: ExecutionProgress): void {
+export function recordProgressMetrics(progress: ExecutionProgress, workflowId?: string): void {
   // A failed execution whose 7-day retry window passes is reported failed a second time.
   const again = progress.error?.code === 'retry_expired';
   if (progress.completedAt && FINAL_STATUSES.has(progress.status) && !again) {
     metrics.executionsFinished.inc({ status: progress.status });
+    // Absent when the report was refused (the execution was cancelled meanwhile).
+    if (workflowId)
+      metrics.workflowExecutionsFinished.inc({
+        organization_id: progress.organizationId,
+        workflow_id: workflowId,
+        status: progress.status,
+      });
   }
   for (const step of progress.steps) {
     if (step.durationMs === undefined || !FINISHED_STEPS.has(step.status)) continue;

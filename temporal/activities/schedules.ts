@@ -5,6 +5,7 @@ import {
   readExecutionStatus,
   recordScheduledFire,
 } from '@weft/services';
+import { metrics } from '@weft/telemetry';
 import { z } from 'zod';
 
 const ScheduledFireInput = z.object({
@@ -20,8 +21,11 @@ const ExecutionRef = z.object({ organizationId: z.uuid(), executionId: z.uuid() 
 export function createScheduleActivities(deps: { db: Database; engine: ExecutionEngine }) {
   return {
     /** Records the fire's execution (idempotent: its id comes from workflow + scheduled time). */
-    recordScheduledFire: (args: ScheduledFireInput) =>
-      recordScheduledFire(deps.db, ScheduledFireInput.parse(args)),
+    recordScheduledFire: (args: ScheduledFireInput) => {
+      const fire = ScheduledFireInput.parse(args);
+      metrics.scheduleLag.observe(Math.max(0, Date.now() - Date.parse(fire.scheduledAt)) / 1000);
+      return recordScheduledFire(deps.db, fire);
+    },
 
     /** Fires `scheduled.<workflow_id>` for event-triggered listeners (`scheduled.*`). */
     publishScheduledEvent: (args: ScheduledFireInput) =>

@@ -30,20 +30,24 @@ describe('the production Temporal path', () => {
     });
     for (const key of Object.values(SEARCH_ATTRIBUTES))
       expect(Object.keys(customAttributes ?? {})).toContain(key.name);
-    const again = await setupTemporalNamespace({ address, namespace: 'default', retentionDays: 1 });
+    const again = await setupTemporalNamespace({
+      connection: { address },
+      namespace: 'default',
+      retentionDays: 1,
+    });
     expect(again).toEqual({ namespaceCreated: false, retentionUpdated: false, searchAttributesAdded: [] });
   });
 
   it('sets up a new namespace with its retention, and changes the retention of an existing one', async () => {
     const namespace = `weft-setup-${Date.now()}`;
-    const created = await setupTemporalNamespace({ address, namespace, retentionDays: 3 });
+    const created = await setupTemporalNamespace({ connection: { address }, namespace, retentionDays: 3 });
     expect(created.namespaceCreated).toBe(true);
     expect(created.searchAttributesAdded.sort()).toEqual(
       Object.values(SEARCH_ATTRIBUTES)
         .map((k) => k.name)
         .sort(),
     );
-    const updated = await setupTemporalNamespace({ address, namespace, retentionDays: 5 });
+    const updated = await setupTemporalNamespace({ connection: { address }, namespace, retentionDays: 5 });
     expect(updated).toMatchObject({
       namespaceCreated: false,
       retentionUpdated: true,

@@ -25,6 +25,7 @@ let worker: ServiceProcess;
 let workerMetricsUrl: string;
 let sdkMetricsUrl: string;
 let executionId: string;
+let workflowId: string;
 let execution: any;
 
 beforeAll(async () => {
@@ -42,7 +43,7 @@ beforeAll(async () => {
   await worker.ready;
 
   http.failing.add('/refused');
-  const workflowId = await createWorkflow(stack, org.key, {
+  workflowId = await createWorkflow(stack, org.key, {
     name: 'observed',
     nodes: [
       httpPost('fetch', `${http.baseUrl}/ok`),
@@ -111,6 +112,24 @@ describe('a worker process', () => {
     );
     expect(text).toContain('# TYPE weft_webhook_deliveries_total counter');
     expect(text).toContain('process_resident_memory_bytes');
+  });
+
+  it('serves what on-call needs besides: runs per organization and workflow, pool use, outbox and task-queue backlog', async () => {
+    const text = await scrape(workerMetricsUrl);
+    expect(text).toMatch(
+      new RegExp(
+        `^weft_workflow_executions_finished_total\\{organization_id="${org.organizationId}",workflow_id="${workflowId}",status="partial"\\} 1$`,
+        'm',
+      ),
+    );
+    // Set by the worker's own samplers and sweeper, which run from its start.
+    expect(text).toMatch(/^weft_db_pool_max_connections \d+$/m);
+    expect(text).toMatch(/^weft_db_pool_open_connections [1-9]/m);
+    expect(text).toMatch(/^weft_webhook_outbox_unstarted 0$/m);
+    expect(text).toMatch(/^weft_task_queue_backlog\{task_queue="[^"]+",task_type="workflow"\} \d+$/m);
+    expect(text).toMatch(
+      /^weft_task_queue_backlog_age_seconds\{task_queue="[^"]+",task_type="activity"\} \S+$/m,
+    );
   });
 
   it('serves the Temporal SDK metrics on their own port', async () => {

@@ -72,6 +72,56 @@ const database = {
   DATABASE_POOL_SIZE: positiveInt.default(10),
 };
 
+/**
+ * How every Weft process reaches Temporal besides its address (docs/temporal-tls.md). TLS is on when
+ * any of these is set (or TEMPORAL_TLS=true: a server certificate the system already trusts);
+ * temporal/connection.ts turns them into connection options, and checkTemporalConnection below
+ * refuses the combinations that cannot work.
+ */
+const TemporalConnection = z.object({
+  /** `true`: TLS with the system's CAs; `false`: plaintext (refused with any setting below). Unset: follows them. */
+  TEMPORAL_TLS: z.preprocess((v) => (v === '' ? undefined : v), z.stringbool().optional()),
+  /** PEM file of the CA that signed the frontend's certificate (a private CA); unset: the system's CAs. */
+  TEMPORAL_TLS_CA_FILE: optionalString,
+  /** mTLS: this client's certificate (PEM) and its private key; one without the other is refused. */
+  TEMPORAL_TLS_CERT_FILE: optionalString,
+  TEMPORAL_TLS_KEY_FILE: optionalString,
+  /** The name checked against the frontend's certificate (and sent as SNI) when the address's host differs. */
+  TEMPORAL_TLS_SERVER_NAME: optionalString,
+  /** Temporal Cloud API key (sent as a bearer token; implies TLS). */
+  TEMPORAL_API_KEY: optionalString,
+});
+
+export type TemporalConnectionEnv = z.infer<typeof TemporalConnection>;
+
+/** Refuses the Temporal connection settings that cannot work together, naming the variables. */
+function checkTemporalConnection(env: TemporalConnectionEnv, ctx: z.RefinementCtx) {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (env.TEMPORAL_TLS_CERT_FILE && !env.TEMPORAL_TLS_KEY_FILE)
+    issue(
+      'TEMPORAL_TLS_KEY_FILE',
+      'is required with TEMPORAL_TLS_CERT_FILE (the client certificate needs its key)',
+    );
+  if (env.TEMPORAL_TLS_KEY_FILE && !env.TEMPORAL_TLS_CERT_FILE)
+    issue('TEMPORAL_TLS_CERT_FILE', 'is required with TEMPORAL_TLS_KEY_FILE (the key needs its certificate)');
+  if (env.TEMPORAL_TLS === false) {
+    const needsTls = (
+      [
+        'TEMPORAL_TLS_CA_FILE',
+        'TEMPORAL_TLS_CERT_FILE',
+        'TEMPORAL_TLS_KEY_FILE',
+        'TEMPORAL_TLS_SERVER_NAME',
+        'TEMPORAL_API_KEY',
+      ] as const
+    ).filter((name) => env[name]);
+    if (needsTls.length > 0)
+      issue(
+        'TEMPORAL_TLS',
+        `is false but ${needsTls.join(', ')} need TLS (an API key is never sent in clear)`,
+      );
+  }
+}
+
 const temporal = {
   /** Unset: `weft up` starts the Temporal CLI dev server on TEMPORAL_PORT. */
   TEMPORAL_ADDRESS: optionalString,
@@ -84,6 +134,7 @@ const temporal = {
    * proxy in front (HOST 127.0.0.1, TRUST_PROXY_HOPS 0: the `weft up` case); otherwise nobody may.
    */
   TEMPORAL_CODEC_TOKEN: optionalString,
+  ...TemporalConnection.shape,
 };
 
 /** Logs and metrics (README, "Logs and metrics"). */
@@ -169,7 +220,7 @@ const webAccounts = {
   CAPTCHA_SCRIPT_URL: z.url().optional(),
 };
 
-export const ApiEnv = z.object({
+const ApiEnvObject = z.object({
   APP_KEY: AppKey,
   APP_KEYS_PREVIOUS: PreviousAppKeys,
   APP_URL: z.url().default('http://localhost:3000'),
@@ -204,44 +255,47 @@ export const ApiEnv = z.object({
   WEFT_RUN_STATE_FILE: optionalString,
   ...logging,
 });
+export const ApiEnv = ApiEnvObject.superRefine(checkTemporalConnection);
 export type ApiEnv = z.infer<typeof ApiEnv>;
 
-export const WorkerEnv = z.object({
-  APP_KEY: AppKey,
-  APP_KEYS_PREVIOUS: PreviousAppKeys,
-  /** A workflow bundle prebuilt by services/worker/src/build-bundle.ts; unset: bundle at start. */
-  WORKFLOW_BUNDLE_PATH: optionalString,
-  /**
-   * Workflow runs kept in memory between tasks (each costs ~1.5 MB here). Waiting executions beyond
-   * it are evicted and replayed from history when they wake, which keeps memory flat.
-   */
-  WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).default(100),
-  /**
-   * Longest a workflow activation may run before the worker calls it a deadlock; 0 = no limit.
-   * Off by default: workflow code here is Weft's interpreter (user code runs in the sandboxed code
-   * activity), and Node guards each call into the workflow VM with a new watchdog thread, which was
-   * about 3 ms of CPU per execution (patches/@temporalio__worker makes 0 mean "no watchdog").
-   */
-  WORKER_ISOLATE_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(0),
-  /** Node outputs with larger JSON are stored in PostgreSQL and passed through Temporal by reference. */
-  OUTPUT_INLINE_LIMIT_BYTES: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(1_500_000)
-    .default(256 * 1024),
-  APP_URL: z.url().default('http://localhost:3000'),
-  ...database,
-  ...temporal,
-  SSRF_ALLOWLIST: z.string().default(''),
-  ...chatProviders,
-  ...logging,
-  ...workerMetrics,
-  ...executionRetention,
-});
+export const WorkerEnv = z
+  .object({
+    APP_KEY: AppKey,
+    APP_KEYS_PREVIOUS: PreviousAppKeys,
+    /** A workflow bundle prebuilt by services/worker/src/build-bundle.ts; unset: bundle at start. */
+    WORKFLOW_BUNDLE_PATH: optionalString,
+    /**
+     * Workflow runs kept in memory between tasks (each costs ~1.5 MB here). Waiting executions beyond
+     * it are evicted and replayed from history when they wake, which keeps memory flat.
+     */
+    WORKER_MAX_CACHED_WORKFLOWS: z.coerce.number().int().min(0).default(100),
+    /**
+     * Longest a workflow activation may run before the worker calls it a deadlock; 0 = no limit.
+     * Off by default: workflow code here is Weft's interpreter (user code runs in the sandboxed code
+     * activity), and Node guards each call into the workflow VM with a new watchdog thread, which was
+     * about 3 ms of CPU per execution (patches/@temporalio__worker makes 0 mean "no watchdog").
+     */
+    WORKER_ISOLATE_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+    /** Node outputs with larger JSON are stored in PostgreSQL and passed through Temporal by reference. */
+    OUTPUT_INLINE_LIMIT_BYTES: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(1_500_000)
+      .default(256 * 1024),
+    APP_URL: z.url().default('http://localhost:3000'),
+    ...database,
+    ...temporal,
+    SSRF_ALLOWLIST: z.string().default(''),
+    ...chatProviders,
+    ...logging,
+    ...workerMetrics,
+    ...executionRetention,
+  })
+  .superRefine(checkTemporalConnection);
 export type WorkerEnv = z.infer<typeof WorkerEnv>;
 
-export const CliEnv = ApiEnv.extend({
+export const CliEnv = ApiEnvObject.extend({
   /** For the Temporal namespace set-up (its retention follows it, see temporalRetentionDays). */
   ...executionRetention,
   /** Where `weft up` keeps embedded PostgreSQL and Temporal state. */
@@ -255,7 +309,7 @@ export const CliEnv = ApiEnv.extend({
   WEFT_PROCESS_LAYOUT: z.enum(['combined', 'split']).default('combined'),
   /** V8 old-space cap (MB) of each isolate of the services `weft up` starts; 0 = Node's default. */
   WEFT_SERVICE_HEAP_MB: z.coerce.number().int().min(0).default(256),
-});
+}).superRefine(checkTemporalConnection);
 export type CliEnv = z.infer<typeof CliEnv>;
 
 export class EnvError extends Error {

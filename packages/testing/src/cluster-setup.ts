@@ -47,7 +47,12 @@ export default async function setup() {
       log(`first start failed, trying another port range: ${String(error)}`);
       return start();
     });
-    await setupTemporalNamespace({ address: cluster.address, namespace: 'default', retentionDays: 1, log });
+    await setupTemporalNamespace({
+      connection: { address: cluster.address },
+      namespace: 'default',
+      retentionDays: 1,
+      log,
+    });
     process.env[SHARED_TEMPORAL_ENV] = cluster.address;
     console.log(`[cluster] temporal-server on ${cluster.address} (PostgreSQL on ${pgPort}; log ${logFile})`);
     return async () => {

@@ -187,7 +187,7 @@ export async function createEngineHarness(
   let running: { stop: () => Promise<void> } | undefined;
   const startWorker = async () => {
     const { worker, close } = await createWorker({
-      address: temporal.address,
+      connection: { address: temporal.address },
       namespace: temporal.namespace ?? 'default',
       taskQueue,
       db: db.app.db,

@@ -2,8 +2,14 @@ import { Client, Connection } from '@temporalio/client';
 import { ApiEnv, loadEnv, WorkerEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
 import { createSecretBox, keyRingStartRefusal, parseAllowlist, readSupervisedWorker } from '@weft/services';
-import { collectProcessMetrics, configureLogging, routeConsoleToLogger } from '@weft/telemetry';
+import {
+  collectProcessMetrics,
+  configureLogging,
+  routeConsoleToLogger,
+  watchDatabasePool,
+} from '@weft/telemetry';
 import { createEncryptionCodec } from '@weft/temporal/codec';
+import { temporalConnectionOptions } from '@weft/temporal/connection';
 import { createTemporalEngine, type TemporalEngine } from '@weft/temporal/engine';
 import { startWorkerRuntime } from '@weft/worker/run-worker';
 import { createApp } from './app';
@@ -28,6 +34,7 @@ if (keyRefusal) {
   await database.close();
   process.exit(1);
 }
+watchDatabasePool(() => database.poolUse());
 
 let temporal: Promise<Connection> | undefined;
 let engine: TemporalEngine;
@@ -55,18 +62,19 @@ if (env.RUN_WORKER) {
 } else {
   temporalReady = async () => {
     if (!env.TEMPORAL_ADDRESS) return false;
-    temporal ??= Connection.connect({ address: env.TEMPORAL_ADDRESS, connectTimeout: 2000 }).catch(
-      (error) => {
-        temporal = undefined;
-        throw error;
-      },
-    );
+    temporal ??= Connection.connect({
+      ...temporalConnectionOptions(env, env.TEMPORAL_ADDRESS),
+      connectTimeout: 2000,
+    }).catch((error) => {
+      temporal = undefined;
+      throw error;
+    });
     await (await temporal).workflowService.getSystemInfo({});
     return true;
   };
   // The engine's client connects lazily: the API starts (and answers /readyz with 503) before Temporal does.
   const temporalClient = new Client({
-    connection: Connection.lazy({ address: env.TEMPORAL_ADDRESS ?? 'localhost:7233' }),
+    connection: Connection.lazy(temporalConnectionOptions(env, env.TEMPORAL_ADDRESS ?? 'localhost:7233')),
     namespace: env.TEMPORAL_NAMESPACE,
     dataConverter: { payloadCodecs: [createEncryptionCodec(env.APP_KEY, env.APP_KEYS_PREVIOUS)] },
   });

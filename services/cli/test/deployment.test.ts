@@ -33,6 +33,8 @@ function resolvedCompose(file = path.join(ROOT, 'docker-compose.yml')): any {
     APP_KEY: 'base64:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
     POSTGRES_PASSWORD: 'owner-secret',
     WEFT_APP_DB_PASSWORD: 'app-secret',
+    TEMPORAL_DB_PASSWORD: 'temporal-secret',
+    METRICS_TOKEN: 'metrics-token',
     TEMPORAL_CODEC_TOKEN: 'codec-token',
     TEMPORAL_UI_PASSWORD_HASH: '$2a$14$hash',
   };
@@ -154,6 +156,66 @@ describe('deployment files', () => {
       for (const name of ['api', 'worker', 'migrate']) {
         expect(services[name].environment.APP_KEYS_PREVIOUS, name).toBe('');
       }
+    });
+
+    it('gives the owner URL to the migrate job only, drops every capability and limits every container', () => {
+      const { services } = resolvedCompose();
+      const holdsOwner = Object.entries(services)
+        .filter(([name, s]: [string, any]) =>
+          Object.entries(s.environment ?? {}).some(
+            ([key, value]) =>
+              // The postgres service is the owner; every other holder is a leak.
+              name !== 'postgres' && (String(value).includes('owner-secret') || key === 'DATABASE_ADMIN_URL'),
+          ),
+        )
+        .map(([name]) => name);
+      expect(holdsOwner).toEqual(['migrate']);
+      for (const name of ['api', 'worker', 'migrate']) {
+        expect(services[name].environment.DATABASE_URL, name).toMatch(/^postgres:\/\/weft_app:app-secret@/);
+        // Prometheus scrapes with this token (the API's /metrics and the workers' :9464).
+        expect(services[name].environment.METRICS_TOKEN, name).toBe('metrics-token');
+      }
+      // `weft temporal setup` needs no database at all; temporal-server has a role of its own.
+      expect(services['temporal-setup'].environment.DATABASE_URL ?? '').toBe('');
+      expect(services.temporal.environment).toMatchObject({
+        POSTGRES_USER: 'temporal',
+        POSTGRES_PWD: 'temporal-secret',
+      });
+      expect(services['temporal-schema'].environment).toMatchObject({
+        SQL_USER: 'temporal',
+        SQL_PASSWORD: 'temporal-secret',
+      });
+      expect(
+        services.postgres.volumes.some((v: { target: string }) =>
+          v.target.startsWith('/docker-entrypoint-initdb.d/'),
+        ),
+      ).toBe(true);
+      for (const [name, service] of Object.entries(services) as [string, any][]) {
+        expect(service.cap_drop, name).toEqual(['ALL']);
+        // Only PostgreSQL's entrypoint gets back what it needs to hand its files to the postgres user.
+        expect(service.cap_add ?? [], name).toEqual(
+          name === 'postgres' ? ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'SETGID', 'SETUID'] : [],
+        );
+        if (name !== 'postgres') expect(service.security_opt, name).toContain('no-new-privileges:true');
+        const limits = service.deploy?.resources?.limits;
+        expect(Number(limits?.memory), name).toBeGreaterThan(64 * 1024 * 1024);
+        expect(Number(limits?.cpus), name).toBeGreaterThan(0);
+      }
+    });
+
+    it("the proxy actively health-checks every API replica compose names (not Caddy's unchecked dynamic upstreams)", () => {
+      const project = resolvedCompose();
+      expect(project.name).toBe('weft');
+      const caddyfile = readFileSync(path.join(ROOT, 'deploy/proxy/Caddyfile'), 'utf8');
+      expect(caddyfile).not.toMatch(/^\s*dynamic /m);
+      const upstreams = caddyfile.match(/^\s*to (.+)$/m)?.[1]?.split(/\s+/) ?? [];
+      expect(upstreams.length).toBeGreaterThanOrEqual(project.services.api.deploy.replicas);
+      for (const [index, upstream] of upstreams.entries())
+        expect(upstream).toBe(`${project.name}-api-${index + 1}:${project.services.api.expose[0]}`);
+      expect(caddyfile).toMatch(/^\s*health_uri \/readyz$/m);
+      expect(caddyfile).toMatch(/^\s*health_interval \d+s$/m);
+      // Both sites that reach the API use the checked list.
+      expect(caddyfile.match(/import api_replicas/g)).toHaveLength(2);
     });
   });
 

@@ -7,6 +7,7 @@ import {
   type MetricsServer,
   routeConsoleToLogger,
   startMetricsServer,
+  watchDatabasePool,
 } from '@weft/telemetry';
 import { startWorkerRuntime } from './run-worker';
 
@@ -30,6 +31,7 @@ if (keyRefusal) {
   await database.close();
   process.exit(1);
 }
+watchDatabasePool(() => database.poolUse());
 const { done } = await startWorkerRuntime({ ...env, TEMPORAL_ADDRESS }, database.db);
 // Under `weft up` an IPC channel is open: "ready" ends this process's `starting` state in /readyz.
 // The channel is unref'd so it never keeps the process alive after the worker has drained.

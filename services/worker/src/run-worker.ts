@@ -1,7 +1,9 @@
 import type { WorkerEnv } from '@weft/config';
 import type { Database } from '@weft/db';
 import { parseAllowlist, startDeliverySweeper, startExecutionPruner } from '@weft/services';
-import { getLogger } from '@weft/telemetry';
+import { getLogger, metrics } from '@weft/telemetry';
+import { temporalConnectionOptions } from '@weft/temporal/connection';
+import { watchTaskQueueBacklog } from '@weft/temporal/task-queue-metrics';
 import { installTemporalRuntime } from './temporal-runtime';
 import { createWorker } from './worker';
 
@@ -24,8 +26,8 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
       : undefined,
   });
   if (metricsUrl) logger.info({ url: metricsUrl }, 'Temporal SDK metrics served');
-  const { worker, engine, connection, reconcileSchedules, close } = await createWorker({
-    address: env.TEMPORAL_ADDRESS,
+  const { worker, engine, connection, client, reconcileSchedules, close } = await createWorker({
+    connection: temporalConnectionOptions(env, env.TEMPORAL_ADDRESS),
     namespace: env.TEMPORAL_NAMESPACE,
     taskQueue: env.TEMPORAL_TASK_QUEUE,
     db,
@@ -49,6 +51,14 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
     db,
     engine,
     log: (message, error) => logger.warn({ component: 'webhooks', err: error }, message),
+    onSwept: (count) => metrics.outboxUnstarted.set(count),
+  });
+  // The task queue's backlog for /metrics (workers too few or stuck: docs/alerts.md).
+  const backlog = watchTaskQueueBacklog({
+    client,
+    taskQueue: env.TEMPORAL_TASK_QUEUE,
+    log: (error) =>
+      logger.debug({ component: 'metrics', err: error }, 'could not read the task queue backlog'),
   });
   // Retention (now, then every hour): finished executions and webhook deliveries older than
   // EXECUTION_RETENTION_DAYS, audit entries older than AUDIT_LOG_RETENTION_DAYS, stale poll keys.
@@ -80,6 +90,7 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
   const done = worker.run().finally(async () => {
     sweeper.stop();
     pruner.stop();
+    backlog.stop();
     await close();
   });
   return { engine, connection, done };

@@ -5,12 +5,14 @@ import type { Database } from '@weft/db';
 import { createOutboundHttpClient, createSecretBox } from '@weft/services';
 import { createActivities } from '@weft/temporal/activities';
 import { createEncryptionCodec } from '@weft/temporal/codec';
+import type { TemporalConnectionOptions } from '@weft/temporal/connection';
 import { createTemporalEngine } from '@weft/temporal/engine';
 import { reconcileTriggerSchedules } from '@weft/temporal/schedules';
 import { createMetricsSinks } from '@weft/temporal/sinks';
 
 export interface WorkerOptions {
-  address: string;
+  /** From temporalConnectionOptions (TLS, API key), or `{ address }` for a local plaintext server. */
+  connection: TemporalConnectionOptions;
   namespace: string;
   taskQueue: string;
   db: Database;
@@ -45,7 +47,7 @@ export interface WorkerOptions {
  * An API in the same process (`RUN_WORKER`) starts its executions through this engine too.
  */
 export async function createWorker(options: WorkerOptions) {
-  const connection = await NativeConnection.connect({ address: options.address });
+  const connection = await NativeConnection.connect(options.connection);
   const dataConverter = { payloadCodecs: [createEncryptionCodec(options.appKey, options.previousAppKeys)] };
   const client = new Client({ connection, namespace: options.namespace, dataConverter });
   const engine = createTemporalEngine({
@@ -86,6 +88,8 @@ export async function createWorker(options: WorkerOptions) {
     engine,
     /** The worker's connection: answers readiness checks of an API in the same process. */
     connection,
+    /** A client on that connection (the task-queue backlog metrics read through it). */
+    client,
     /** Repairs drift between workflows and their Temporal Schedules (run on start). */
     reconcileSchedules: () =>
       reconcileTriggerSchedules({ client, taskQueue: options.taskQueue, db: options.db }),

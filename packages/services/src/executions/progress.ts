@@ -16,10 +16,10 @@ export async function saveExecutionProgress(
   db: Database,
   progress: ExecutionProgress,
   engine?: DeliveryStarter,
-): Promise<void> {
+): Promise<{ workflowId: string } | null> {
   const e = schema.executions;
   const s = schema.executionSteps;
-  const deliveryIds = await withTenant(db, progress.organizationId, async (tx) => {
+  const { saved, deliveryIds } = await withTenant(db, progress.organizationId, async (tx) => {
     if (progress.steps.length > 0) {
       await tx
         .insert(s)
@@ -74,11 +74,12 @@ export async function saveExecutionProgress(
           sql`${e.attempt} <= ${progress.attempt}`,
         ),
       )
-      .returning({ id: e.id });
+      .returning({ workflowId: e.workflowId });
     // No row: the report was refused (cancelled, or an older attempt), so nothing happened to announce.
-    return saved ? recordExecutionEvent(tx, progress) : [];
+    return { saved: saved ?? null, deliveryIds: saved ? await recordExecutionEvent(tx, progress) : [] };
   });
   await startWebhookDeliveries(engine, progress.organizationId, deliveryIds);
+  return saved;
 }
 
 /** The snapshot an execution runs from, out of its `executions` row (drizzle or raw SQL names). */

@@ -36,6 +36,8 @@ export function startDeliverySweeper(options: {
   engine: DeliveryStarter;
   intervalMs?: number;
   log?: (message: string, error?: unknown) => void;
+  /** After each successful sweep, with how many unstarted deliveries it found (the outbox backlog). */
+  onSwept?: (count: number) => void;
 }): { stop(): void } {
   const log = options.log ?? ((message, error) => console.warn(message, error ?? ''));
   let sweeping = false;
@@ -45,6 +47,7 @@ export function startDeliverySweeper(options: {
     sweeping = true;
     const deliveries = sweepUnstartedDeliveries(options.db, options.engine)
       .then((count) => {
+        options.onSwept?.(count);
         if (count > 0) log(`[webhooks] sweeper started ${count} pending deliveries`);
       })
       .catch((error: unknown) => log('[webhooks] delivery sweep failed', error));

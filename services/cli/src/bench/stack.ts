@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { createEncryptionCodec } from '@weft/temporal/codec';
+import { PLAINTEXT_TEMPORAL_ENV, temporalConnectionOptions } from '@weft/temporal/connection';
 import { resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
 import postgres from 'postgres';
 import { runLogDirectory, runStep, spawnService, stopChild, waitForHttp } from '../children';
@@ -79,6 +80,8 @@ export async function startBenchStack(
     RATE_LIMIT_PER_KEY: '1000000000',
     RATE_LIMIT_PER_ORG: '1000000000',
     DATABASE_POOL_SIZE: '20',
+    // An external server is reached with the project's TEMPORAL_* settings; our own dev server in plaintext.
+    ...(options.external ? {} : PLAINTEXT_TEMPORAL_ENV),
     ...options.extraEnv,
   };
   // WEFT_BENCH_CPU_PROF=<dir>: the API and worker write V8 CPU profiles there when the bench stops them.
@@ -100,7 +103,9 @@ export async function startBenchStack(
   // In the combined layout both names refer to the one process.
   const api = childOf('api');
   const worker = childOf('worker');
-  const connection = await Connection.connect({ address: temporal.address });
+  const connection = await Connection.connect(
+    options.external ? temporalConnectionOptions(env, temporal.address) : { address: temporal.address },
+  );
   const client = new Client({
     connection,
     dataConverter: { payloadCodecs: [createEncryptionCodec(env.APP_KEY, env.APP_KEYS_PREVIOUS)] },

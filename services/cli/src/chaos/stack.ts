@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { enableAppRoleLogin, type RunningPostgres, runMigrations, startEmbeddedPostgres } from '@weft/db';
 import { ensureClusterBinaries, freeClusterPortRange, startCluster } from '@weft/temporal/cluster';
+import { PLAINTEXT_TEMPORAL_ENV } from '@weft/temporal/connection';
 import { resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
 import { setupTemporalNamespace } from '@weft/temporal/namespace-setup';
 import postgres from 'postgres';
@@ -54,7 +55,12 @@ async function clusterStarter(adminUrl: string, log: (line: string) => void) {
       log,
     });
     if (!namespaceReady) {
-      await setupTemporalNamespace({ address: server.address, namespace: 'default', retentionDays: 1, log });
+      await setupTemporalNamespace({
+        connection: { address: server.address },
+        namespace: 'default',
+        retentionDays: 1,
+        log,
+      });
       namespaceReady = true;
     }
     return server;
@@ -115,6 +121,7 @@ export async function startChaosStack(options: {
     RATE_LIMIT_PER_ORG: '1000000000',
     SSRF_ALLOWLIST: '127.0.0.1/32',
     RUN_WORKER: 'false',
+    ...PLAINTEXT_TEMPORAL_ENV,
   };
   // A service that exits without our kill (a crash) is a finding in itself: the ledger lists it.
   let workerCount = 0;

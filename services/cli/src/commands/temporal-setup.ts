@@ -1,4 +1,5 @@
 import { temporalRetentionDays } from '@weft/config';
+import { temporalConnectionOptions } from '@weft/temporal/connection';
 import { setupTemporalNamespace } from '@weft/temporal/namespace-setup';
 import { printResult } from '../output';
 import { loadCliEnv } from '../project';
@@ -13,7 +14,7 @@ export async function temporalSetupCommand(options: { address?: string; json: bo
   const address = options.address ?? env.TEMPORAL_ADDRESS ?? `127.0.0.1:${env.TEMPORAL_PORT}`;
   const retentionDays = temporalRetentionDays(env);
   const result = await setupTemporalNamespace({
-    address,
+    connection: temporalConnectionOptions(env, address),
     namespace: env.TEMPORAL_NAMESPACE,
     retentionDays,
     log: options.json ? undefined : (line) => process.stderr.write(`[temporal] ${line}\n`),

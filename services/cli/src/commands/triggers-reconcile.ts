@@ -1,6 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { connectDatabase } from '@weft/db';
 import { createEncryptionCodec } from '@weft/temporal/codec';
+import { temporalConnectionOptions } from '@weft/temporal/connection';
 import { reconcileTriggerSchedules } from '@weft/temporal/schedules';
 import { openDatabase } from '../database';
 import { printResult } from '../output';
@@ -15,9 +16,9 @@ export async function triggersReconcileCommand(options: { json: boolean }): Prom
   const env = loadCliEnv();
   const database = await openDatabase(env);
   const handle = connectDatabase(database.appUrl, { max: 2 });
-  const connection = await Connection.connect({
-    address: env.TEMPORAL_ADDRESS ?? `127.0.0.1:${env.TEMPORAL_PORT}`,
-  });
+  const connection = await Connection.connect(
+    temporalConnectionOptions(env, env.TEMPORAL_ADDRESS ?? `127.0.0.1:${env.TEMPORAL_PORT}`),
+  );
   try {
     // The same payload codec as API and worker: schedule arguments are encrypted like every payload.
     const client = new Client({

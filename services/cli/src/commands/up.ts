@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type CliEnv, temporalRetentionDays } from '@weft/config';
 import { keyRingRefusal } from '@weft/services';
 import { redactText } from '@weft/telemetry/redact';
+import { PLAINTEXT_TEMPORAL_ENV, temporalConnectionOptions } from '@weft/temporal/connection';
 import { type RunningDevServer, resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
 import { setupTemporalNamespace } from '@weft/temporal/namespace-setup';
 import { runStep, spawnService, waitForHttp } from '../children';
@@ -168,7 +169,10 @@ export async function upCommand(options: { temporal: 'dev' | 'cluster' }): Promi
     }
     // The step every deployment runs: namespace (retention as EXECUTION_RETENTION_DAYS) and search attributes.
     await setupTemporalNamespace({
-      address: temporalAddress,
+      // TEMPORAL_TLS_* and TEMPORAL_API_KEY apply to an external Temporal; ours is plaintext on loopback.
+      connection: env.TEMPORAL_ADDRESS
+        ? temporalConnectionOptions(env, temporalAddress)
+        : { address: temporalAddress },
       namespace: env.TEMPORAL_NAMESPACE,
       retentionDays: temporalRetentionDays(env),
       log,
@@ -182,6 +186,7 @@ export async function upCommand(options: { temporal: 'dev' | 'cluster' }): Promi
       DATABASE_URL: database.appUrl,
       DATABASE_ADMIN_URL: database.adminUrl,
       TEMPORAL_ADDRESS: temporalAddress,
+      ...(env.TEMPORAL_ADDRESS ? {} : PLAINTEXT_TEMPORAL_ENV),
       PORT: String(env.PORT),
       APP_URL: env.APP_URL,
       ...(temporalUi ? { TEMPORAL_UI_URL: temporalUi } : {}),
