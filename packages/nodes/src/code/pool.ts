@@ -81,15 +81,18 @@ export class CodeSandboxPool {
     });
   }
 
-  /** Terminates every thread; jobs still waiting fail. */
+  /** Terminates every thread; jobs still running or waiting fail with a plain Error (not the code's fault). */
   async close(): Promise<void> {
     this.closed = true;
-    for (const queue of this.queues.values()) {
-      for (const waiting of queue) waiting.reject(new Error('the code sandbox is shutting down'));
-    }
+    const shuttingDown = () => new Error('the code sandbox is shutting down');
+    for (const queue of this.queues.values()) for (const waiting of queue) waiting.reject(shuttingDown());
     this.queues.clear();
-    await Promise.all(this.threads.map((thread) => thread.worker.terminate()));
-    this.threads.length = 0;
+    const threads = this.threads.splice(0);
+    for (const thread of threads) {
+      thread.state = 'gone';
+      thread.settle?.({ error: shuttingDown() });
+    }
+    await Promise.all(threads.map((thread) => thread.worker.terminate()));
   }
 
   /** Starts threads up to the pool's size (the first run starts them all, so later runs find them warm). */
