@@ -2,6 +2,7 @@ import type { WorkerEnv } from '@weft/config';
 import type { Database } from '@weft/db';
 import { parseAllowlist, startDeliverySweeper, startExecutionPruner } from '@weft/services';
 import { getLogger } from '@weft/telemetry';
+import { closeCodeSandbox } from '@weft/temporal/activities';
 import { installTemporalRuntime } from './temporal-runtime';
 import { createWorker } from './worker';
 
@@ -78,6 +79,8 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
     sweeper.stop();
     pruner.stop();
     await close();
+    // After the worker drained: no activity is running code any more.
+    await closeCodeSandbox();
   });
   return { engine, connection, done };
 }
