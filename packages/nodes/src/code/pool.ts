@@ -49,6 +49,11 @@ interface Thread {
   state: 'starting' | 'idle' | 'busy' | 'gone';
   /** Settles the job the thread is running (busy only). */
   settle?: (outcome: { report: string } | { error: Error }) => void;
+  /**
+   * The organization whose code got a thread terminated: the thread and its replacement count
+   * against its share until the replacement is ready, so restarting threads costs it, not others.
+   */
+  chargedTo?: string;
 }
 
 /**
@@ -121,6 +126,7 @@ export class CodeSandboxPool {
     switch (answer.type) {
       case 'ready':
         if (thread.state === 'starting') thread.state = 'idle';
+        this.uncharge(thread);
         this.dispatch();
         return;
       case 'report':
@@ -163,7 +169,27 @@ export class CodeSandboxPool {
     const index = this.threads.indexOf(thread);
     if (index >= 0) this.threads.splice(index, 1);
     // A thread that died while starting is replaced on the next run, not in a loop.
-    if (!wasStarting) this.fill();
+    if (wasStarting || this.closed) {
+      this.uncharge(thread);
+      return;
+    }
+    const replacement = this.spawn();
+    replacement.chargedTo = thread.chargedTo;
+    this.threads.push(replacement);
+    this.fill();
+  }
+
+  private uncharge(thread: Thread): void {
+    if (thread.chargedTo === undefined) return;
+    this.release(thread.chargedTo);
+    thread.chargedTo = undefined;
+    this.dispatch();
+  }
+
+  private release(organization: string): void {
+    const left = (this.running.get(organization) ?? 1) - 1;
+    if (left > 0) this.running.set(organization, left);
+    else this.running.delete(organization);
   }
 
   /** Hands waiting jobs to idle threads, organizations in turn, each within its share. */
@@ -200,10 +226,13 @@ export class CodeSandboxPool {
     thread.settle = (outcome) => {
       thread.settle = undefined;
       clearTimeout(deadline);
-      const left = (this.running.get(organization) ?? 1) - 1;
-      if (left > 0) this.running.set(organization, left);
-      else this.running.delete(organization);
-      if (thread.state === 'busy') thread.state = 'idle';
+      if (thread.state === 'busy') {
+        thread.state = 'idle';
+        this.release(organization);
+      } else {
+        // Retired (terminated): charged until its replacement is ready.
+        thread.chargedTo = organization;
+      }
       if ('report' in outcome) waiting.resolve(outcome.report);
       else waiting.reject(outcome.error);
       this.dispatch();
