@@ -61,7 +61,7 @@ describe('hostile code stops at its deadline without holding the event loop', ()
         failure(runSandboxedCode({ code, input: null, timeoutMs, memoryMb: 32 })),
       );
       console.log(
-        `${code}: code_timeout after ${Math.round(ms)} ms, event loop lag at most ${Math.round(maxLagMs)} ms`,
+        `${code}: ${result.code} (${result.message}) after ${Math.round(ms)} ms, event loop lag at most ${Math.round(maxLagMs)} ms`,
       );
       expect(result.code).toBe('code_timeout');
       expect(result.message).toBe(`the code ran longer than ${timeoutMs} ms`);
