@@ -76,6 +76,14 @@ describe('hostile code stops at its deadline without holding the event loop', ()
   }
 });
 
+it('is a timeout when the deadline passes before the code even starts (a starved sandbox thread)', async () => {
+  // The harness's own compilation is interrupted then; it used to come back as an engine failure.
+  const error = await failure(
+    runSandboxedCode({ code: 'while (true) {}', input: null, timeoutMs: 0, memoryMb: 32 }),
+  );
+  expect(error.code).toBe('code_timeout');
+});
+
 describe('memory', () => {
   it('stops a memory bomb at code_memory_limit, and the process carries on', async () => {
     const bomb = 'const keep = []; while (true) keep.push("x".repeat(1e5) + keep.length)';

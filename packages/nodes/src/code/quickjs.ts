@@ -159,6 +159,8 @@ function runInFreshContext(module: QuickJSWASMModule, job: SandboxJob, broken: (
     const compiled = context.evalCode(HARNESS, 'weft-harness.js', { type: 'global' });
     if (compiled.error) {
       track(compiled.error);
+      // On a starved CPU the deadline can pass before the harness is even compiled.
+      if (timedOut) throw timeoutError(job.timeoutMs);
       throw new Error('the sandbox harness did not compile');
     }
     const harness = track(compiled.value);
