@@ -14,6 +14,7 @@ import { recordProgressMetrics } from './progress-metrics';
 import { createNodeActivities, publishFromExecution, withHeartbeat } from './run-node';
 import { createScheduleActivities } from './schedules';
 
+export { closeCodeSandbox } from '@weft/nodes/runners';
 export type { ActivityDeps } from './deps';
 export { DEFAULT_OUTPUT_INLINE_LIMIT_BYTES } from './run-node';
 

@@ -27,4 +27,6 @@ export function getNodeRunner(type: string): NodeRunner | undefined {
   return Object.hasOwn(NODE_RUNNERS, canonical) ? NODE_RUNNERS[canonical] : undefined;
 }
 
+/** Terminates the code node's sandbox threads: call once when the process shuts down. */
+export { closeCodeSandbox } from './code/sandbox';
 export * from './runner';

@@ -2,6 +2,7 @@ import type { WorkerEnv } from '@weft/config';
 import type { Database } from '@weft/db';
 import { parseAllowlist, startDeliverySweeper, startExecutionPruner } from '@weft/services';
 import { getLogger, metrics } from '@weft/telemetry';
+import { closeCodeSandbox } from '@weft/temporal/activities';
 import { temporalConnectionOptions } from '@weft/temporal/connection';
 import { watchTaskQueueBacklog } from '@weft/temporal/task-queue-metrics';
 import { installTemporalRuntime } from './temporal-runtime';
@@ -92,6 +93,8 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
     pruner.stop();
     backlog.stop();
     await close();
+    // After the worker drained: no activity is running code any more.
+    await closeCodeSandbox();
   });
   return { engine, connection, done };
 }

@@ -97,7 +97,7 @@ describe('runSandboxedCode', () => {
 
     it('stops a runaway allocation at the memory limit', async () => {
       const started = performance.now();
-      await expectCode('let a = []; while (true) a.push(new Array(1e6).fill(1))', 'code_memory', {
+      await expectCode('let a = []; while (true) a.push(new Array(1e6).fill(1))', 'code_memory_limit', {
         memoryMb: 16,
         timeoutMs: 10_000,
       });
@@ -108,13 +108,15 @@ describe('runSandboxedCode', () => {
       const allocate = (mb: number) =>
         `const keep = []; for (let i = 0; i < ${mb * 10}; i++) keep.push(new Uint8Array(100 * 1024)); return keep.length`;
       await expect(run(allocate(10), null, { memoryMb: 16 })).resolves.toBe(100);
-      await expectCode(allocate(24), 'code_memory', { memoryMb: 16 });
-      await expectCode('return new Uint8Array(20 * 1024 * 1024).length', 'code_memory', { memoryMb: 16 });
+      await expectCode(allocate(24), 'code_memory_limit', { memoryMb: 16 });
+      await expectCode('return new Uint8Array(20 * 1024 * 1024).length', 'code_memory_limit', {
+        memoryMb: 16,
+      });
     });
 
     it('reports out of memory, and still reads a result, when the heap stays full', async () => {
       const fill = 'globalThis.keep = []; try { while (true) keep.push(new Uint8Array(1e4)) } catch {}';
-      await expectCode(`${fill}; keep.push(new Uint8Array(1e6))`, 'code_memory', { memoryMb: 16 });
+      await expectCode(`${fill}; keep.push(new Uint8Array(1e6))`, 'code_memory_limit', { memoryMb: 16 });
       const result = await run(`const out = ["é", "x".repeat(1000)]; ${fill}; return out`, null, {
         memoryMb: 16,
       });
@@ -123,7 +125,7 @@ describe('runSandboxedCode', () => {
 
     it('refuses an input that cannot fit in the memory limit', async () => {
       const error = await runError('return input.length', 'x'.repeat(4 * 1024 * 1024), { memoryMb: 2 });
-      expect(error.code).toBe('code_memory');
+      expect(error.code).toBe('code_memory_limit');
       await expect(run('return input.length', 'x'.repeat(1024 * 1024), { memoryMb: 16 })).resolves.toBe(
         1024 * 1024,
       );
