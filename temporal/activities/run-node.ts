@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { type ExpressionScope, renderValue } from '@weft/graph';
+import { type ExpressionScope, ExpressionTooLargeError, renderValue } from '@weft/graph';
 import { getNodeRunner, type NodeHttpClient, type NodeRunContext, NodeRunError } from '@weft/nodes/runners';
 import { ACTIVITY_NODE_TRAITS, getNodeEvaluator } from '@weft/nodes/runtime';
 import {
@@ -267,15 +267,21 @@ export function createNodeActivities(deps: ActivityDeps) {
           throw ApplicationFailure.nonRetryable(error.message, error.code);
         throw error;
       });
-      const config = renderValue(args.config, { ...scope, credentials: credentials.open }, options) as Record<
-        string,
-        unknown
-      >;
-      const traced = (
-        Object.keys(credentials.shown).length > 0
-          ? renderValue(args.config, { ...scope, credentials: credentials.shown }, options)
-          : config
-      ) as Record<string, unknown>;
+      const render = (shown: Record<string, Record<string, string>>) => {
+        try {
+          return renderValue(args.config, { ...scope, credentials: shown }, options) as Record<
+            string,
+            unknown
+          >;
+        } catch (error) {
+          // Rendering the same data fails the same way on every attempt.
+          if (error instanceof ExpressionTooLargeError)
+            throw ApplicationFailure.nonRetryable(error.message, error.code);
+          throw error;
+        }
+      };
+      const config = render(credentials.open);
+      const traced = Object.keys(credentials.shown).length > 0 ? render(credentials.shown) : config;
       const small = (value: unknown) => storeIfLarge(deps.db, ref, value, inlineLimit(args.inlineLimitBytes));
       const evaluate = getNodeEvaluator(args.nodeType);
       if (evaluate) {
