@@ -1068,7 +1068,6 @@ export interface components {
             email: string;
             /** @enum {string} */
             role: "admin" | "editor" | "viewer";
-            account_exists: boolean;
         };
         Me: {
             id: string;
