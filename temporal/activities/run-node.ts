@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { type ExpressionScope, renderValue } from '@weft/graph';
-import { getNodeRunner, type NodeRunContext, NodeRunError } from '@weft/nodes/runners';
+import { type ExpressionScope, ExpressionTooLargeError, renderValue } from '@weft/graph';
+import { getNodeRunner, type NodeHttpClient, type NodeRunContext, NodeRunError } from '@weft/nodes/runners';
 import { ACTIVITY_NODE_TRAITS, getNodeEvaluator } from '@weft/nodes/runtime';
 import {
   AppError,
@@ -45,6 +45,28 @@ export interface RunNodeArgs {
   input?: NodeRunContext['input'];
   /** 0 once the history is past its budget: every output then goes to PostgreSQL. */
   inlineLimitBytes?: number;
+}
+
+/**
+ * The headers of a rendered config whose value came from `{{credentials.…}}`: they render differently
+ * with the credentials opened than with them shown as `[credential:<name>]`.
+ */
+function credentialHeaderNames(open: Record<string, unknown>, shown: Record<string, unknown>): string[] {
+  const openHeaders = open.headers;
+  const shownHeaders = shown.headers;
+  if (typeof openHeaders !== 'object' || openHeaders === null) return [];
+  if (typeof shownHeaders !== 'object' || shownHeaders === null) return [];
+  return Object.entries(openHeaders)
+    .filter(([name, value]) => (shownHeaders as Record<string, unknown>)[name] !== value)
+    .map(([name]) => name);
+}
+
+/** The client, marking `names` as secret on every request (dropped on a cross-origin redirect). */
+function withSensitiveHeaders(http: NodeHttpClient, names: readonly string[]): NodeHttpClient {
+  if (names.length === 0) return http;
+  return {
+    request: (req) => http.request({ ...req, sensitiveHeaders: [...(req.sensitiveHeaders ?? []), ...names] }),
+  };
 }
 
 /** Heartbeats every 2 s while `work` runs, so Temporal notices a dead worker within its heartbeat timeout. */
@@ -111,7 +133,11 @@ export function createNodeActivities(deps: ActivityDeps) {
 
   /** Runs the type's runner with its dependencies; the output is kept small (large ones go to PostgreSQL). */
   async function runRegistered(
-    args: Omit<RunNodeArgs, 'organizationId'> & { organizationId?: string },
+    args: Omit<RunNodeArgs, 'organizationId'> & {
+      organizationId?: string;
+      /** Headers of the config rendered from `{{credentials.…}}`. */
+      sensitiveHeaders?: readonly string[];
+    },
   ): Promise<unknown> {
     const runner = getNodeRunner(args.nodeType);
     if (!runner) {
@@ -129,7 +155,7 @@ export function createNodeActivities(deps: ActivityDeps) {
       nodeId: args.nodeId,
       stepKey: args.stepKey,
       input,
-      http: deps.http,
+      http: withSensitiveHeaders(deps.http, args.sensitiveHeaders ?? []),
       outbox: {
         claim: (channel) => claimOutboxMessage(deps.db, { ...outboxRef, channel }),
         complete: (result) => completeOutboxMessage(deps.db, outboxRef, result),
@@ -254,15 +280,21 @@ export function createNodeActivities(deps: ActivityDeps) {
           throw ApplicationFailure.nonRetryable(error.message, error.code);
         throw error;
       });
-      const config = renderValue(args.config, { ...scope, credentials: credentials.open }, options) as Record<
-        string,
-        unknown
-      >;
-      const traced = (
-        Object.keys(credentials.shown).length > 0
-          ? renderValue(args.config, { ...scope, credentials: credentials.shown }, options)
-          : config
-      ) as Record<string, unknown>;
+      const render = (shown: Record<string, Record<string, string>>) => {
+        try {
+          return renderValue(args.config, { ...scope, credentials: shown }, options) as Record<
+            string,
+            unknown
+          >;
+        } catch (error) {
+          // Rendering the same data fails the same way on every attempt.
+          if (error instanceof ExpressionTooLargeError)
+            throw ApplicationFailure.nonRetryable(error.message, error.code);
+          throw error;
+        }
+      };
+      const config = render(credentials.open);
+      const traced = Object.keys(credentials.shown).length > 0 ? render(credentials.shown) : config;
       const small = (value: unknown) => storeIfLarge(deps.db, ref, value, inlineLimit(args.inlineLimitBytes));
       const evaluate = getNodeEvaluator(args.nodeType);
       if (evaluate) {
@@ -288,6 +320,7 @@ export function createNodeActivities(deps: ActivityDeps) {
           stepKey: args.idempotencyKey,
           input: traits.reads === 'trigger' ? { trigger: scope.trigger } : undefined,
           inlineLimitBytes: args.inlineLimitBytes,
+          sensitiveHeaders: credentialHeaderNames(config, traced),
         });
         return { output, resolvedConfig: await small(traced) };
       }

@@ -20,7 +20,7 @@ const bigBody = JSON.stringify({
 
 const step = (execution: any, nodeId: string) => execution.steps.find((s: any) => s.node_id === nodeId);
 
-async function run(nodes: unknown[], edges: unknown[]) {
+async function run(nodes: unknown[], edges: unknown[], input: Record<string, unknown> = {}) {
   const created = await h.request('POST', '/api/v1/workflows', {
     key: org.key,
     body: { name: 'large outputs', trigger_type: 'manual', status: 'active', nodes, edges },
@@ -29,7 +29,7 @@ async function run(nodes: unknown[], edges: unknown[]) {
   expect(created.status, JSON.stringify(workflow)).toBe(201);
   const started = await h.request('POST', `/api/v1/workflows/${workflow.id}/execute`, {
     key: org.key,
-    body: {},
+    body: { input },
   });
   const { execution_id } = (await started.json()) as any;
   return { executionId: execution_id as string, execution: await h.waitForExecution(org.key, execution_id) };
@@ -142,4 +142,41 @@ describe('large node outputs', () => {
       .admin`select count(*)::int as n from stored_outputs where execution_id = ${executionId}`;
     expect(row?.n).toBe(0);
   }, 30_000);
+
+  it('an expression that builds a value over the limits fails its step with expression_too_large, naming the field', async () => {
+    // Rendered in the activity (it reads a stored output): 3 MB of JSON text is over 1 Mi characters.
+    const stored = await run(
+      [
+        { id: 'fetch', type: 'action.http_request', config: { method: 'GET', url: `${baseUrl}/big` } },
+        {
+          id: 'grow',
+          type: 'action.transform',
+          config: { assignments: [{ key: 'all', value: '{{ nodes.fetch.body | json }}' }] },
+        },
+      ],
+      [{ source: 'fetch', target: 'grow' }],
+    );
+    expect(step(stored.execution, 'grow').error).toMatchObject({
+      code: 'expression_too_large',
+      message: expect.stringMatching(/^assignments\.0\.value: .*json.*longer than 1048576 characters/),
+    });
+    // Rendered in workflow code (small inline data): the probe's split-into-characters then join.
+    const inline = await run(
+      [
+        {
+          id: 'grow',
+          type: 'action.transform',
+          config: {
+            assignments: [{ key: 'all', value: '{{ trigger.s | split: | join:bbbbbbbbbb }}' }],
+          },
+        },
+      ],
+      [],
+      { s: 'a'.repeat(150_000) },
+    );
+    expect(step(inline.execution, 'grow').error).toMatchObject({
+      code: 'expression_too_large',
+      message: expect.stringMatching(/^assignments\.0\.value: .*more than 100000 items/),
+    });
+  }, 60_000);
 });

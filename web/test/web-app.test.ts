@@ -411,7 +411,7 @@ describe('people and limits', () => {
     await viewer.goto(new URL(link).pathname);
     await viewer.getByText(/invited as/).waitFor();
     await viewer.getByLabel('Your name').fill('Vic Viewer');
-    await viewer.getByLabel('Choose a password').fill('viewer password 1');
+    await viewer.getByLabel('Password', { exact: true }).fill('viewer password 1');
     await viewer.getByRole('button', { name: 'Join' }).click();
     await viewer.getByRole('heading', { name: 'Dashboard' }).waitFor();
     const nav = await viewer.getByRole('navigation', { name: 'Main' }).textContent();
@@ -609,12 +609,22 @@ async function firstId(table: 'workflows' | 'executions'): Promise<string> {
   return rows[0]?.id as string;
 }
 
+/** What the Content-Security-Policy refuses on `page` (Chromium reports each refusal on the console). */
+function collectCspViolations(page: Page): string[] {
+  const refused: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
+  });
+  return refused;
+}
+
 describe('every page', () => {
   for (const width of ['wide', 'narrow'] as const) {
     for (const dark of [false, true]) {
       const variant = `${width}-${dark ? 'dark' : 'light'}`;
       it(`renders and passes axe: ${variant}`, { timeout: 120_000 }, async () => {
         const page = await adminPage({ width, dark });
+        const refused = collectCspViolations(page);
         for (const target of PAGES) {
           const path = typeof target.path === 'string' ? target.path : await target.path();
           await page.goto(path);
@@ -623,16 +633,36 @@ describe('every page', () => {
           await expectAccessible(page, `${target.name} (${variant})`);
           await screenshot(page, `${target.name}-${variant}`);
         }
+        // Every page works under the Content-Security-Policy: nothing it needs was refused.
+        expect(refused).toEqual([]);
         await page.context().close();
       });
     }
   }
+
+  it('pages carry the security headers: a nonce-based CSP that forbids framing, nosniff, Referrer-Policy', async () => {
+    const response = await fetch(`${base}/login`);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    const html = await response.text();
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    // app.html's theme script carries the page's nonce, so it still runs.
+    expect(html).toContain(`<script nonce="${nonce}">`);
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('referrer-policy')).toBe('same-origin');
+    // A second request gets another nonce.
+    expect((await fetch(`${base}/login`)).headers.get('content-security-policy')).not.toBe(csp);
+  });
 
   it('signed-out pages render and pass axe in both themes', async () => {
     for (const dark of [false, true]) {
       const page = await (
         await newContext(browser, base, { dark, width: dark ? 'narrow' : 'wide' })
       ).newPage();
+      const refused = collectCspViolations(page);
       for (const [path, heading] of [
         ['/login', 'Sign in'],
         ['/forgot-password', 'Reset your password'],
@@ -644,6 +674,7 @@ describe('every page', () => {
         await expectAccessible(page, `${path} (${dark ? 'dark' : 'light'})`);
         await screenshot(page, `${path.slice(1).split('?')[0]}-${dark ? 'narrow-dark' : 'wide-light'}`);
       }
+      expect(refused).toEqual([]);
       await page.context().close();
     }
   });

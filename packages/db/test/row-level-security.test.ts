@@ -65,7 +65,7 @@ async function seedOrg(name: string): Promise<Seeded> {
   });
   await t.admin`insert into invitations (id, organization_id, email, role, token_hash, expires_at)
     values (${randomUUID()}, ${org.id}, ${`invitee@${name.toLowerCase()}.test`}, 'viewer', ${randomUUID()}, now() + interval '1 day')`;
-  await claimIdempotencyKey(ctx(org.id), {
+  await claimIdempotencyKey(ctx(org.id), createSecretBox(randomBytes(32)), {
     key: `idem-${name}`,
     method: 'POST',
     path: '/api/v1/workflows',

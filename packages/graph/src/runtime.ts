@@ -5,6 +5,7 @@
  * time is rebuilt per execution (it was a third of the worker's CPU). Graphs were validated at save
  * time, so the interpreter needs plain types, not validators. A test keeps zod out of the bundle.
  */
+export { ExpressionTooLargeError } from './interpolation/limits';
 export { renderValue } from './interpolation/render';
 export {
   CREDENTIAL_EXPRESSION_NODE_TYPES,

@@ -13,6 +13,8 @@ export interface NodeHttpClient {
     method: string;
     url: string;
     headers?: Record<string, string>;
+    /** Headers holding a secret: never sent on to another origin after a redirect. */
+    sensitiveHeaders?: readonly string[];
     body?: string | Uint8Array;
     timeoutMs: number;
     maxRedirects?: number;

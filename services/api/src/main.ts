@@ -13,8 +13,10 @@ import { temporalConnectionOptions } from '@weft/temporal/connection';
 import { createTemporalEngine, type TemporalEngine } from '@weft/temporal/engine';
 import { startWorkerRuntime } from '@weft/worker/run-worker';
 import { createApp } from './app';
+import { captchaSettings } from './auth/web-session';
 import { createHttpServer } from './server';
 import { loadWebHandler } from './web-handler';
+import { captchaCspSources } from './web-security-headers';
 
 const env = loadEnv(ApiEnv, process.env);
 const logger = configureLogging({ level: env.LOG_LEVEL });
@@ -97,7 +99,7 @@ const app = createApp({
 const web = await loadWebHandler();
 if (!web)
   logger.warn({ component: 'api' }, 'web/build is missing: the web app is not served (weft up builds it)');
-const server = createHttpServer(app, web);
+const server = createHttpServer(app, web, captchaCspSources(captchaSettings(env)));
 server.keepAliveTimeout = 65_000;
 server.listen(env.PORT, env.HOST, () => {
   // The address really bound (HOST, and the port the system chose for PORT=0); APP_URL is the public

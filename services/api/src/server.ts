@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { applyWebSecurityHeaders } from './web-security-headers';
 
 const API_PATHS = /^\/(api(\/|$)|healthz$|readyz$|metrics$)/;
 
@@ -9,7 +10,12 @@ const API_PATHS = /^\/(api(\/|$)|healthz$|readyz$|metrics$)/;
  * `/metrics` to the Hono app and every other path to the web app (adapter-node's handler from
  * web/build).
  */
-export function createHttpServer(app: Hono, web?: RequestListener): Server {
+export function createHttpServer(
+  app: Hono,
+  web?: RequestListener,
+  /** Sources beyond the origin the web app's pages may load (the captcha's): see web-security-headers.ts. */
+  cspSources: readonly string[] = [],
+): Server {
   const api = getRequestListener(app.fetch);
   return createServer((req, res) => {
     const pathname = (req.url ?? '/').split('?')[0] ?? '/';
@@ -18,6 +24,7 @@ export function createHttpServer(app: Hono, web?: RequestListener): Server {
       return;
     }
     if (web) {
+      applyWebSecurityHeaders(res, cspSources);
       web(req, res);
       return;
     }

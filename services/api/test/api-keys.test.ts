@@ -237,6 +237,27 @@ describe('POST /api-keys/{id}/revoke', () => {
     await expectError(await api.request('GET', '/api/v1/api-keys', { key: self }), 401, 'unauthenticated');
   });
 
+  it('a key may revoke only keys whose permissions it holds: a narrow key cannot revoke a * key (403)', async () => {
+    const narrow = await api.keyFor(acme.organizationId, ['api_keys.manage', 'workflows.view']);
+    const { json: strong } = await createKey({ name: 'Everything', permissions: ['*'] });
+    const { json: wider } = await createKey({
+      name: 'Wider',
+      permissions: ['workflows.view', 'workflows.update'],
+    });
+    const { json: weaker } = await createKey({ name: 'Weaker', permissions: ['workflows.view'] });
+    for (const target of [strong, wider]) {
+      const res = await api.request('POST', `/api/v1/api-keys/${target.id}/revoke`, { key: narrow });
+      await expectError(res, 403, 'forbidden');
+      const [row] = await api.db.admin`select revoked_at from api_keys where id = ${target.id}`;
+      expect(row?.revoked_at).toBeNull();
+    }
+    const ok = await api.request('POST', `/api/v1/api-keys/${weaker.id}/revoke`, { key: narrow });
+    expect(ok.status).toBe(200);
+    // A * key may revoke anything.
+    const all = await api.request('POST', `/api/v1/api-keys/${wider.id}/revoke`, { key: acme.key });
+    expect(all.status).toBe(200);
+  });
+
   it("answers 404, never 403, for another organization's key, which keeps working", async () => {
     const victim = await api.keyFor(globex.organizationId, ['workflows.view']);
     const list = await readJson(

@@ -225,4 +225,49 @@ describe('Idempotency-Key', () => {
     expect(second.status).toBe(200);
     expect((await readJson(second)).name).toBe('P2');
   });
+
+  it('stores the response sealed: the row holds none of its secrets, and a replay answers the same body', async () => {
+    const body = { name: 'Sealed key', permissions: ['workflows.view'] };
+    const first = await post('idem-sealed', body, acme.key, '/api/v1/api-keys');
+    expect(first.status).toBe(201);
+    const firstText = await first.text();
+    const plainKey = JSON.parse(firstText).key as string;
+    expect(plainKey.length).toBeGreaterThan(20);
+    const [row] = await api.db.admin`
+      select response_body from idempotency_keys
+      where organization_id = ${acme.organizationId} and key = 'idem-sealed'`;
+    const stored = String(row?.response_body);
+    expect(stored).not.toContain(plainKey);
+    expect(stored).not.toContain(plainKey.slice(-12));
+    expect(stored).not.toContain('Sealed key');
+    const again = await post('idem-sealed', body, acme.key, '/api/v1/api-keys');
+    expect(again.headers.get('Idempotent-Replayed')).toBe('true');
+    expect(await again.text()).toBe(firstText);
+    // A row stored in clear before sealing (an upgrade within its 10 minutes) still replays.
+    await api.db.admin`update idempotency_keys set response_body = ${firstText}
+      where organization_id = ${acme.organizationId} and key = 'idem-sealed'`;
+    const legacy = await post('idem-sealed', body, acme.key, '/api/v1/api-keys');
+    expect(await legacy.text()).toBe(firstText);
+  });
+
+  it("deletes expired records on the organization's next claim, a bounded batch at a time", async () => {
+    for (const key of ['idem-old-1', 'idem-old-2']) await post(key, { name: '' });
+    await post('idem-live', { name: '' });
+    await api.db.admin`
+      update idempotency_keys set expires_at = now() - interval '1 second'
+      where organization_id = ${acme.organizationId} and key in ('idem-old-1', 'idem-old-2')`;
+    const acmeKeys = async () =>
+      (
+        await api.db.admin`select key from idempotency_keys where organization_id = ${acme.organizationId}`
+      ).map((r) => r.key as string);
+    // Another organization's claim leaves Acme's rows alone.
+    await post('idem-globex', { name: '' }, globex.key);
+    expect(await acmeKeys()).toEqual(expect.arrayContaining(['idem-live', 'idem-old-1', 'idem-old-2']));
+    await post('idem-trigger', { name: '' });
+    const after = await acmeKeys();
+    expect(after).toContain('idem-live');
+    expect(after).toContain('idem-trigger');
+    expect(after).not.toContain('idem-old-1');
+    expect(after).not.toContain('idem-old-2');
+  });
 });

@@ -14,7 +14,13 @@ let acme: { organizationId: string; key: string };
 
 beforeAll(async () => {
   feed = createServer((req, res) => {
-    if (req.url === '/orders') {
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (url.pathname === '/hop') {
+      res.writeHead(Number(url.searchParams.get('status')), { location: url.searchParams.get('to') ?? '/' });
+      res.end();
+    } else if (url.pathname === '/echo-headers') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(req.headers));
+    } else if (req.url === '/orders') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(
         JSON.stringify({
@@ -120,4 +126,45 @@ describe('polling preview', () => {
     expect(body).toMatchObject({ status: 'error', error: { code: 'credential_invalid' } });
     expect(JSON.stringify(body)).not.toContain('their-secret-token-123');
   });
+
+  it.each([302, 303, 307, 308])(
+    'a cross-origin %i reaches the other origin without the credential header; same origin keeps it',
+    async (status) => {
+      const seen: Record<string, string | string[] | undefined>[] = [];
+      const elsewhere = createServer((req, res) => {
+        seen.push(req.headers);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('[{"id":1}]');
+      });
+      await new Promise<void>((r) => elsewhere.listen(0, '127.0.0.1', r));
+      try {
+        const created = await api.request('POST', '/api/v1/credentials', {
+          key: acme.key,
+          body: {
+            name: `vendor ${status}`,
+            type: 'http_header',
+            fields: { name: 'X-Vendor-Key', value: 'vendor-secret-9876' },
+          },
+        });
+        const credential_id = ((await created.json()) as { id: string }).id;
+        const hop = (to: string) =>
+          preview(api, acme.key, {
+            url: `${base}/hop?status=${status}&to=${encodeURIComponent(to)}`,
+            interval_minutes: 5,
+            credential_id,
+            headers: { 'X-Plain': 'kept' },
+          });
+        const crossed = await hop(`http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}/feed`);
+        expect(((await crossed.json()) as { status: string }).status).toBe('ok');
+        expect(seen[0]?.['x-plain']).toBe('kept');
+        expect(seen[0]?.['x-vendor-key']).toBeUndefined();
+        const stayed = await hop('/echo-headers');
+        expect(((await stayed.json()) as { items: { item: unknown }[] }).items[0]?.item).toMatchObject({
+          'x-vendor-key': 'vendor-secret-9876',
+          'x-plain': 'kept',
+        });
+      } finally {
+        elsewhere.close();
+      }
+    },
+  );
 });

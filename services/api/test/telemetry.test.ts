@@ -170,6 +170,18 @@ describe('GET /metrics', () => {
     // In process there is no socket: the caller is not known to be local.
     await expectError(await app.request('/metrics'), 401, 'unauthenticated');
 
+    // A forwarded request over loopback (a proxy on this host) is no local caller, token unset or not.
+    const local = await listen(app);
+    try {
+      for (const header of ['X-Forwarded-For', 'Forwarded', 'X-Real-IP']) {
+        const forwarded = await fetch(`${local.url}/metrics`, { headers: { [header]: '203.0.113.9' } });
+        await expectError(forwarded, 401, 'unauthenticated');
+      }
+      expect((await fetch(`${local.url}/metrics`)).status).toBe(200);
+    } finally {
+      await local.close();
+    }
+
     // Behind a proxy (TRUST_PROXY_HOPS) every caller arrives from the proxy: only the token opens it.
     const proxied = appWith({ TRUST_PROXY_HOPS: 1, METRICS_TOKEN: 'metrics-s3cret' });
     const server = await listen(proxied);

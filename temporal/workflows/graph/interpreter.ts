@@ -1,6 +1,7 @@
 import { ApplicationFailure, condition, isCancellation, log } from '@temporalio/workflow';
 import {
   containsStoredOutput,
+  ExpressionTooLargeError,
   type GraphNode,
   liveEdges,
   loopEntries,
@@ -27,6 +28,7 @@ interface NodeResult {
 }
 
 function stepErrorOf(error: unknown): StepError {
+  if (error instanceof ExpressionTooLargeError) return { message: error.message, code: error.code };
   if (error instanceof ApplicationFailure) return { message: error.message, code: error.type ?? 'error' };
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof ApplicationFailure) return { message: cause.message, code: cause.type ?? 'error' };

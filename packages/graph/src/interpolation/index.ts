@@ -1,5 +1,10 @@
 export { findExpressions } from './find';
 export {
+  ExpressionTooLargeError,
+  MAX_EXPRESSION_LIST_ITEMS,
+  MAX_EXPRESSION_TEXT_LENGTH,
+} from './limits';
+export {
   type CompiledTemplate,
   compileTemplate,
   type FoundExpression,

@@ -1,3 +1,10 @@
+import {
+  checkBuiltValue,
+  listTooLarge,
+  MAX_EXPRESSION_LIST_ITEMS,
+  MAX_EXPRESSION_TEXT_LENGTH,
+  textTooLarge,
+} from './limits';
 import { formatPhpDate, parseDateInput } from './php-date';
 import type { RenderOptions } from './scope';
 import { toJson, toNumber, toText, toWellFormed } from './values';
@@ -24,6 +31,46 @@ interface PipeDefinition {
 function textPipe(transform: (text: string, args: readonly string[]) => unknown) {
   return (input: unknown, args: readonly string[]): unknown =>
     input === null || input === undefined ? null : transform(toText(input), args);
+}
+
+/** Thrown inside a pipe before it builds a value over the limits; applyPipe names the expression. */
+class OverLimit extends Error {
+  constructor(readonly kind: 'text' | 'list') {
+    super(kind);
+  }
+}
+
+/** Refuses a text about to be built of `length` characters, before it is allocated. */
+function reserveText(length: number): void {
+  if (length > MAX_EXPRESSION_TEXT_LENGTH) throw new OverLimit('text');
+}
+
+function joinCapped(items: readonly unknown[], separator: string): string {
+  const texts = items.map((item) => toText(item));
+  let length = Math.max(0, texts.length - 1) * separator.length;
+  for (const text of texts) length += text.length;
+  reserveText(length);
+  return texts.join(separator);
+}
+
+function splitCapped(text: string, separator: string): string[] {
+  if (separator !== '') {
+    const parts = text.split(separator, MAX_EXPRESSION_LIST_ITEMS + 1);
+    if (parts.length > MAX_EXPRESSION_LIST_ITEMS) throw new OverLimit('list');
+    return parts;
+  }
+  // A code point is one or two code units: this many units are surely too many points.
+  if (text.length > 2 * MAX_EXPRESSION_LIST_ITEMS) throw new OverLimit('list');
+  const points = codePoints(text);
+  if (points.length > MAX_EXPRESSION_LIST_ITEMS) throw new OverLimit('list');
+  return points;
+}
+
+function replaceCapped(text: string, search: string, replacement: string): string {
+  if (search === '') return text;
+  const pieces = text.split(search);
+  reserveText(text.length + (pieces.length - 1) * (replacement.length - search.length));
+  return pieces.join(replacement);
 }
 
 function parseInteger(text: string | undefined): number | undefined {
@@ -130,7 +177,7 @@ const PIPES = new Map<string, PipeDefinition>([
       minArgs: 0,
       maxArgs: 1,
       apply: (input, [separator = ',']) =>
-        Array.isArray(input) ? input.map((item) => toText(item)).join(separator) : (input ?? null),
+        Array.isArray(input) ? joinCapped(input, separator) : (input ?? null),
     },
   ],
   [
@@ -141,8 +188,7 @@ const PIPES = new Map<string, PipeDefinition>([
       apply: (input, [separator = ',']) => {
         if (input === null || input === undefined) return null;
         if (Array.isArray(input)) return input;
-        const text = toText(input);
-        return separator === '' ? codePoints(text) : text.split(separator);
+        return splitCapped(toText(input), separator);
       },
     },
   ],
@@ -175,9 +221,7 @@ const PIPES = new Map<string, PipeDefinition>([
       maxArgs: 2,
       checkArgs: ([search]) => (search === '' ? 'replace: the text to replace cannot be empty' : undefined),
       // Plain text, never a regular expression: user patterns must not be able to backtrack forever.
-      apply: textPipe((text, [search = '', replacement = '']) =>
-        search === '' ? text : text.split(search).join(replacement),
-      ),
+      apply: textPipe((text, [search = '', replacement = '']) => replaceCapped(text, search, replacement)),
     },
   ],
   [
@@ -194,7 +238,15 @@ const PIPES = new Map<string, PipeDefinition>([
   ],
   [
     'urlencode',
-    { minArgs: 0, maxArgs: 0, apply: textPipe((text) => encodeURIComponent(toWellFormed(text))) },
+    {
+      minArgs: 0,
+      maxArgs: 0,
+      // The encoding is at least as long as the text (up to 9 times): refuse before building it.
+      apply: textPipe((text) => {
+        reserveText(text.length);
+        return encodeURIComponent(toWellFormed(text));
+      }),
+    },
   ],
 ]);
 
@@ -259,8 +311,9 @@ export function checkPipeCall(call: { name: string; args: readonly string[] }): 
 }
 
 /**
- * Applies one pipe. Throws {@link UnknownPipeError} for an unknown name, and nothing else:
- * whatever the input, a known pipe yields a value (null when it has nothing sensible to give).
+ * Applies one pipe. Throws {@link UnknownPipeError} for an unknown name and
+ * ExpressionTooLargeError when the pipe would build a text or list over the limits
+ * (limits.ts), and nothing else: a known pipe yields a value (null when it has nothing sensible to give).
  */
 export function applyPipe(
   input: unknown,
@@ -270,12 +323,16 @@ export function applyPipe(
 ): unknown {
   const pipe = PIPES.get(call.name);
   if (!pipe) throw new UnknownPipeError(call.name, source);
+  let output: unknown;
   try {
-    const output = pipe.apply(input, call.args, options);
-    return output === undefined ? null : output;
-  } catch {
+    output = pipe.apply(input, call.args, options);
+  } catch (error) {
+    if (error instanceof OverLimit) throw error.kind === 'text' ? textTooLarge(source) : listTooLarge(source);
     // The pipes are written to be total; this keeps a missed corner (a hostile getter, a Proxy)
     // from failing a workflow step over data it did not choose.
     return null;
   }
+  // What a pipe hands on unchanged was not built here (see limits.ts).
+  if (output !== input) checkBuiltValue(output, source);
+  return output === undefined ? null : output;
 }

@@ -124,6 +124,12 @@ describe('httpRequestRunner', () => {
     expect(sent[0]?.headers).toEqual({ authorization: 'Bearer tok-123' });
     expect(sent[1]?.headers).toEqual({ 'x-api-key': 'key-456', Accept: 'x/y' });
     expect(sent[2]?.headers?.authorization).toBe(`Basic ${Buffer.from('ann:p:w').toString('base64')}`);
+    // Marked secret, so the client never carries them on to another origin after a redirect.
+    expect(sent.map((r) => r.sensitiveHeaders)).toEqual([
+      ['authorization'],
+      ['x-api-key'],
+      ['authorization'],
+    ]);
   });
 
   it('fails finally when the credential is gone or of another type', async () => {

@@ -44,12 +44,14 @@ export const httpRequestRunner: NodeRunner = {
         headers['content-type'] = 'application/json';
       }
     }
+    let sensitiveHeaders: string[] = [];
     if (config.credential_id !== undefined) {
       const credential = await ctx.openCredential(config.credential_id, HTTP_AUTH_CREDENTIAL_TYPES);
       // A plain header of the same name is replaced, whatever its case.
       const added = credentialHeaders(credential);
       for (const name of Object.keys(headers)) if (name.toLowerCase() in added) delete headers[name];
       Object.assign(headers, added);
+      sensitiveHeaders = Object.keys(added);
     }
     if (config.send_idempotency_key && config.method !== 'GET' && config.method !== 'HEAD') {
       headers['idempotency-key'] = ctx.stepKey;
@@ -59,6 +61,7 @@ export const httpRequestRunner: NodeRunner = {
         method: config.method,
         url: url.toString(),
         headers,
+        sensitiveHeaders,
         body,
         timeoutMs: config.timeout_ms,
         maxRedirects: 5,

@@ -118,16 +118,14 @@ async function openInvitation(deps: AccountsDeps, token: string) {
   return row;
 }
 
-/** What the invitation page shows before accepting. */
+/**
+ * What the invitation page shows before accepting. Never whether the e-mail already has an account
+ * (in another organization): the link also reaches the inviting admin, and the page is the same
+ * either way (one form: a password, and a name used only for a new account).
+ */
 export async function describeInvitation(deps: AccountsDeps, token: string) {
   const row = await openInvitation(deps, token);
-  const existing = await findUserByEmail(deps, row.email);
-  return {
-    organization_name: row.organization_name,
-    email: row.email,
-    role: row.role,
-    account_exists: Boolean(existing),
-  };
+  return { organization_name: row.organization_name, email: row.email, role: row.role };
 }
 
 /**

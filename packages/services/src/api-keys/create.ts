@@ -1,11 +1,10 @@
-import { schema, type Tx, withTenant } from '@weft/db';
-import { eq } from 'drizzle-orm';
+import { schema, withTenant } from '@weft/db';
 import { z } from 'zod';
 import { recordAudit } from '../audit-logs/record';
 import type { VerbArgs } from '../context';
-import { AppError } from '../errors';
 import { PermissionGrant } from '../permissions';
 import { storedText } from '../text';
+import { refuseBeyondActingKey } from './acting-key';
 import { apiKeyHint, generateApiKey, hashApiKey } from './key-format';
 import { presentApiKey } from './present';
 
@@ -25,7 +24,8 @@ export async function createApiKey({ ctx, input }: VerbArgs<CreateApiKeyInput>) 
   const permissions = [...new Set(input.permissions)];
   const key = generateApiKey();
   return withTenant(ctx.db, ctx.organizationId, async (tx) => {
-    if (ctx.actor.apiKeyId) await refuseBeyondGrantor(tx, ctx.actor.apiKeyId, permissions);
+    if (ctx.actor.apiKeyId)
+      await refuseBeyondActingKey(tx, ctx.actor.apiKeyId, permissions, 'grant permissions');
     const [row] = await tx
       .insert(schema.apiKeys)
       .values({
@@ -55,18 +55,4 @@ export async function createApiKey({ ctx, input }: VerbArgs<CreateApiKeyInput>) 
       message: 'Store this key now: it is shown only once. A lost key must be revoked and replaced.',
     };
   });
-}
-
-async function refuseBeyondGrantor(tx: Tx, grantorId: string, permissions: string[]) {
-  const t = schema.apiKeys;
-  const [grantor] = await tx.select({ permissions: t.permissions }).from(t).where(eq(t.id, grantorId));
-  const held = grantor?.permissions ?? [];
-  if (held.includes('*')) return;
-  const beyond = permissions.filter((p) => !held.includes(p));
-  if (beyond.length > 0) {
-    throw new AppError(
-      'forbidden',
-      `This key cannot grant permissions it does not hold: ${beyond.join(', ')}`,
-    );
-  }
 }

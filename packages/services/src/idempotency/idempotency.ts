@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { schema, withTenant } from '@weft/db';
 import { and, eq, sql } from 'drizzle-orm';
 import type { ServiceContext } from '../context';
+import { type SecretBox, SecretBoxError } from '../encryption';
 import { AppError } from '../errors';
 
 /** How long a key is remembered (spec: 10 minutes). */
@@ -17,6 +18,9 @@ export function fingerprintRequest(callerId: string, method: string, path: strin
   return createHash('sha256').update(`${callerId}\n${method}\n${path}\n${rawBody}`).digest('hex');
 }
 
+/** Expired records an organization's next claim deletes at most: bounded work on the request path. */
+export const IDEMPOTENCY_PRUNE_BATCH = 100;
+
 export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: string };
 
 /**
@@ -26,14 +30,25 @@ export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; status: n
  * - a finished request with the same fingerprint: its stored response is replayed;
  * - a different request under the same key: 422 idempotency_conflict;
  * - the same request still running: 409 idempotency_conflict (retry shortly).
+ *
+ * Stored responses are sealed with `secrets` (they hold plain API keys, webhook secrets, hook URLs);
+ * each claim also deletes up to {@link IDEMPOTENCY_PRUNE_BATCH} of the organization's expired records.
  */
 export async function claimIdempotencyKey(
   ctx: ServiceContext,
+  secrets: SecretBox,
   claim: { key: string; method: string; path: string; requestHash: string },
 ): Promise<IdempotencyClaim> {
   const t = schema.idempotencyKeys;
   const expiresAt = new Date(Date.now() + IDEMPOTENCY_TTL_MS);
   return withTenant(ctx.db, ctx.organizationId, async (tx) => {
+    await tx.delete(t).where(
+      and(
+        eq(t.organizationId, ctx.organizationId),
+        sql`${t.key} in (select ${t.key} from ${t} where ${t.organizationId} = ${ctx.organizationId}
+          and ${t.expiresAt} < now() and ${t.key} <> ${claim.key} limit ${IDEMPOTENCY_PRUNE_BATCH})`,
+      ),
+    );
     const claimed = await tx
       .insert(t)
       .values({
@@ -88,20 +103,37 @@ export async function claimIdempotencyKey(
         { 'Retry-After': '1' },
       );
     }
-    return { kind: 'replay', status: existing.responseStatus, body: existing.responseBody };
+    return {
+      kind: 'replay',
+      status: existing.responseStatus,
+      body: openResponse(secrets, existing.responseBody),
+    };
   });
 }
 
+/** A stored response; one stored in clear before responses were sealed (at most 10 minutes old) as is. */
+function openResponse(secrets: SecretBox, stored: string): string {
+  try {
+    return secrets.decrypt(stored);
+  } catch (error) {
+    if (error instanceof SecretBoxError && (stored.startsWith('{') || stored.startsWith('['))) return stored;
+    throw error;
+  }
+}
+
+/** Stores the response of a claimed request, sealed: the row never holds its secrets in clear. */
 export async function completeIdempotentRequest(
   ctx: ServiceContext,
+  secrets: SecretBox,
   key: string,
   response: { status: number; body: string },
 ): Promise<void> {
   const t = schema.idempotencyKeys;
+  const sealed = secrets.encrypt(response.body);
   await withTenant(ctx.db, ctx.organizationId, (tx) =>
     tx
       .update(t)
-      .set({ state: 'done', responseStatus: response.status, responseBody: response.body })
+      .set({ state: 'done', responseStatus: response.status, responseBody: sealed })
       .where(and(eq(t.organizationId, ctx.organizationId), eq(t.key, key))),
   );
 }

@@ -371,6 +371,43 @@ describe('with 127.0.0.0/8 allowlisted', () => {
     expect(res.url).toBe(to);
   });
 
+  it.each([302, 303, 307, 308])(
+    'on a cross-origin %i drops every secret header (well-known and marked); same origin keeps them',
+    async (status) => {
+      const headers = {
+        Authorization: 'Bearer s1',
+        'X-Api-Key': 's2',
+        'X-Vendor-Token': 's3',
+        'X-Signed': 'sig s4',
+        'X-Keep': 'yes',
+      };
+      const follow = async (to: string) => {
+        const res = await send({
+          method: 'POST',
+          url: main.url(`/redirect?status=${status}&to=${encodeURIComponent(to)}`),
+          headers,
+          sensitiveHeaders: ['x-vendor-token', 'X-SIGNED'],
+          body: 'payload',
+          maxRedirects: 1,
+        });
+        return JSON.parse(new TextDecoder().decode(res.body)).headers as Record<string, string>;
+      };
+      const crossed = await follow(other.url('/echo'));
+      expect(crossed['x-keep']).toBe('yes');
+      for (const name of ['authorization', 'x-api-key', 'x-vendor-token', 'x-signed']) {
+        expect(crossed[name], name).toBeUndefined();
+      }
+      const stayed = await follow('/echo');
+      expect(stayed).toMatchObject({
+        authorization: 'Bearer s1',
+        'x-api-key': 's2',
+        'x-vendor-token': 's3',
+        'x-signed': 'sig s4',
+        'x-keep': 'yes',
+      });
+    },
+  );
+
   // The servers below never finish: a timeout at all proves the deadline works. The bounds only
   // tell "about timeoutMs" from a later default, with room for a busy machine.
   it('times out a server that never answers, within about timeoutMs', async () => {

@@ -31,6 +31,11 @@ export interface OutboundRequest {
   method: string;
   url: string;
   headers?: Record<string, string>;
+  /**
+   * Names of headers that carry a secret (set from a credential or from `{{credentials.…}}`): never
+   * sent to another origin after a redirect, like Authorization and the other well-known ones.
+   */
+  sensitiveHeaders?: readonly string[];
   body?: string | Uint8Array;
   /** The whole request, including every redirect and reading the body. */
   timeoutMs: number;
@@ -198,7 +203,12 @@ export function createOutboundHttpClient(options: OutboundHttpOptions): Outbound
     signal: AbortSignal,
   ): Promise<OutboundResponse> {
     let url = parseOutboundUrl(req.url);
-    let current = { method: req.method, headers: { ...req.headers }, body: req.body };
+    let current = {
+      method: req.method,
+      headers: { ...req.headers },
+      body: req.body,
+      sensitiveHeaders: req.sensitiveHeaders,
+    };
     for (let redirects = 0; ; redirects++) {
       // Refuse early, without touching undici; the connector checks again (and for DNS names, first).
       if (isBlockedHostname(url.hostname)) throw ssrfBlocked(url.hostname);

@@ -1,3 +1,4 @@
+import { isSecretHeaderName } from '@weft/graph';
 import { OutboundHttpError } from './errors';
 
 /** Longer URLs are refused: most servers stop at 8 KiB, and a user-controlled URL has no reason to be longer. */
@@ -105,28 +106,40 @@ export function redirectTarget(current: URL, location: string): URL {
 
 /**
  * How a redirect changes the request, as browsers and fetch do: 303 (and 301/302 after POST)
- * becomes a body-less GET; 307 and 308 repeat the method and body. Credentials are not sent to
- * another origin.
+ * becomes a body-less GET; 307 and 308 repeat the method and body. No header carrying a secret goes
+ * to another origin: the well-known ones (Authorization, Cookie, X-Api-Key, ...) and every header the
+ * caller named in `sensitiveHeaders` (those a credential set, under any name).
  */
 export function redirectedRequest(
   status: number,
   from: URL,
   to: URL,
-  request: { method: string; headers: Record<string, string>; body: string | Uint8Array | undefined },
-): { method: string; headers: Record<string, string>; body: string | Uint8Array | undefined } {
+  request: {
+    method: string;
+    headers: Record<string, string>;
+    body: string | Uint8Array | undefined;
+    sensitiveHeaders?: readonly string[] | undefined;
+  },
+): {
+  method: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array | undefined;
+  sensitiveHeaders: readonly string[] | undefined;
+} {
   const method = request.method.toUpperCase();
   const toGet =
     (status === 303 && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST');
   const crossOrigin = from.origin !== to.origin;
+  const sensitive = new Set((request.sensitiveHeaders ?? []).map((name) => name.toLowerCase()));
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     const lower = name.toLowerCase();
-    if (crossOrigin && (lower === 'authorization' || lower === 'cookie' || lower === 'proxy-authorization'))
-      continue;
+    if (crossOrigin && (isSecretHeaderName(lower) || sensitive.has(lower))) continue;
     if (toGet && lower.startsWith('content-')) continue;
     headers[name] = value;
   }
+  const { sensitiveHeaders } = request;
   return toGet
-    ? { method: 'GET', headers, body: undefined }
-    : { method: request.method, headers, body: request.body };
+    ? { method: 'GET', headers, body: undefined, sensitiveHeaders }
+    : { method: request.method, headers, body: request.body, sensitiveHeaders };
 }

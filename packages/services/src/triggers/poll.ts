@@ -76,6 +76,7 @@ export async function fetchItems(
       method: config.method,
       url: config.url,
       headers: { accept: 'application/json', ...(config.headers ?? {}), ...authHeaders },
+      sensitiveHeaders: Object.keys(authHeaders),
       timeoutMs,
       maxResponseBytes: POLL_MAX_RESPONSE_BYTES,
       maxRedirects: 3,

@@ -20,3 +20,14 @@ export function clientIp(c: Context, trustedProxyHops: number): string | undefin
     return undefined; // app.request() in tests has no socket
   }
 }
+
+/** Headers a reverse proxy adds: a request carrying one came through a proxy, not from a local caller. */
+const PROXY_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
+
+/**
+ * Whether the request says it was forwarded. A proxy on the same host connects from loopback on
+ * behalf of anyone, so such a request is never taken as a local caller's.
+ */
+export function cameThroughProxy(c: Context): boolean {
+  return PROXY_HEADERS.some((name) => c.req.header(name) !== undefined);
+}

@@ -16,7 +16,8 @@ import type { AppEnv } from '../app-env';
  *
  * It is route middleware placed after the route's permission check, so a replay is never served to
  * a caller who may not make the request; and the fingerprint includes the calling API key, so one
- * key can never be handed another key's stored response (for POST /api-keys: a plain key).
+ * key can never be handed another key's stored response (for POST /api-keys: a plain key). The
+ * stored response is sealed with APP_KEY's secret box.
  */
 export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
   const key = c.req.header('idempotency-key');
@@ -28,7 +29,13 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
   const auth = c.get('auth');
   const caller = auth.apiKeyId || `user:${auth.userId}`;
   const requestHash = fingerprintRequest(caller, c.req.method, c.req.path, await c.req.text());
-  const claim = await claimIdempotencyKey(ctx, { key, method: c.req.method, path: c.req.path, requestHash });
+  const secrets = c.get('secrets');
+  const claim = await claimIdempotencyKey(ctx, secrets, {
+    key,
+    method: c.req.method,
+    path: c.req.path,
+    requestHash,
+  });
   if (claim.kind === 'replay') {
     c.header('Idempotent-Replayed', 'true');
     return c.body(claim.body, claim.status as 200, { 'Content-Type': 'application/json' });
@@ -42,6 +49,9 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.res.status >= 500) {
     await releaseIdempotencyKey(ctx, key);
   } else {
-    await completeIdempotentRequest(ctx, key, { status: c.res.status, body: await c.res.clone().text() });
+    await completeIdempotentRequest(ctx, secrets, key, {
+      status: c.res.status,
+      body: await c.res.clone().text(),
+    });
   }
 };

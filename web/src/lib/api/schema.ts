@@ -1088,7 +1088,6 @@ export interface components {
             email: string;
             /** @enum {string} */
             role: "admin" | "editor" | "viewer";
-            account_exists: boolean;
         };
         Me: {
             id: string;

@@ -26,7 +26,6 @@ const route = createRoute({
           organization_name: z.string(),
           email: z.string(),
           role: z.enum(['admin', 'editor', 'viewer']),
-          account_exists: z.boolean(),
         })
         .openapi('InvitationPreview'),
       'The invitation',

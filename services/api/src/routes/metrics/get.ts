@@ -1,10 +1,13 @@
 import { mayReadMetrics, renderMetrics } from '@weft/telemetry';
 import type { Hono } from 'hono';
 import { errorBody } from '../../error-handler';
-import { clientIp } from '../../middleware/client-ip';
+import { cameThroughProxy, clientIp } from '../../middleware/client-ip';
 
 export interface MetricsRouteDeps {
-  /** METRICS_TOKEN: lets callers on other machines in as a bearer token; unset = local callers only. */
+  /**
+   * METRICS_TOKEN: lets callers on other machines in as a bearer token; unset = direct local callers
+   * only (a loopback socket, no X-Forwarded-For, Forwarded or X-Real-IP).
+   */
   token?: string;
   /**
    * TRUST_PROXY_HOPS. Behind a proxy every request arrives from the proxy's (often local) address,
@@ -20,7 +23,9 @@ export interface MetricsRouteDeps {
  */
 export function registerMetrics(app: Hono, deps: MetricsRouteDeps) {
   app.get('/metrics', async (c) => {
-    const address = deps.trustedProxyHops === 0 ? clientIp(c, 0) : undefined;
+    // Like the codec endpoint: a loopback socket counts only for a direct request, never a forwarded one.
+    const direct = deps.trustedProxyHops === 0 && !cameThroughProxy(c);
+    const address = direct ? clientIp(c, 0) : undefined;
     if (!mayReadMetrics({ address, authorization: c.req.header('authorization') }, deps.token)) {
       c.header('WWW-Authenticate', 'Bearer');
       return c.json(

@@ -5,7 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { z } from 'zod';
 import { errorBody } from '../../error-handler';
-import { clientIp } from '../../middleware/client-ip';
+import { cameThroughProxy, clientIp } from '../../middleware/client-ip';
 
 export interface CodecEndpointDeps {
   codec: PayloadCodec;
@@ -58,9 +58,6 @@ export function isLoopbackHost(host: string | undefined): boolean {
   return bare === 'localhost' || (bare !== undefined && LOOPBACK.test(bare));
 }
 
-/** Headers a reverse proxy adds: a request carrying one came through a proxy, not from a local browser. */
-const PROXY_HEADERS = ['x-forwarded-for', 'forwarded', 'x-real-ip'];
-
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
@@ -88,9 +85,7 @@ export function codecAccess(c: Context, deps: CodecEndpointDeps): Response | und
       : c.json(errorBody('unauthenticated', 'Invalid codec token.'), 401);
   }
   const localCallersTrusted =
-    isLoopbackHost(deps.host) &&
-    deps.trustedProxyHops === 0 &&
-    !PROXY_HEADERS.some((name) => c.req.header(name) !== undefined);
+    isLoopbackHost(deps.host) && deps.trustedProxyHops === 0 && !cameThroughProxy(c);
   const ip = localCallersTrusted ? clientIp(c, 0) : undefined;
   if (ip && LOOPBACK.test(ip)) return undefined;
   return c.json(
