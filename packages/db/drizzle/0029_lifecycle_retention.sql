@@ -30,6 +30,7 @@ RETURNS integer
 LANGUAGE sql SECURITY DEFINER SET search_path = public AS $$
   WITH doomed AS (
     SELECT id FROM audit_logs WHERE created_at < p_created_before ORDER BY created_at LIMIT p_limit
+    FOR UPDATE SKIP LOCKED
   ), gone AS (
     DELETE FROM audit_logs a USING doomed WHERE a.id = doomed.id RETURNING 1
   )
@@ -54,6 +55,7 @@ LANGUAGE sql SECURITY DEFINER SET search_path = public AS $$
       -- once the execution of its first run is gone (EXECUTION_RETENTION_DAYS).
       AND NOT EXISTS (SELECT 1 FROM executions x WHERE x.id = i.execution_id)
     ORDER BY i.last_seen_at LIMIT p_limit
+    FOR UPDATE OF i SKIP LOCKED
   ), gone AS (
     DELETE FROM poll_seen_items s USING doomed d
     WHERE s.workflow_id = d.workflow_id AND s.dedup_key = d.dedup_key
@@ -70,12 +72,14 @@ LANGUAGE sql SECURITY DEFINER SET search_path = public AS $$
   WITH keys AS (
     SELECT organization_id, key FROM idempotency_keys WHERE expires_at < now()
     ORDER BY expires_at LIMIT p_limit
+    FOR UPDATE SKIP LOCKED
   ), gone_keys AS (
     DELETE FROM idempotency_keys i USING keys k
     WHERE i.organization_id = k.organization_id AND i.key = k.key AND i.expires_at < now()
     RETURNING 1
   ), sessions AS (
     SELECT id FROM web_sessions WHERE expires_at < now() ORDER BY expires_at LIMIT p_limit
+    FOR UPDATE SKIP LOCKED
   ), gone_sessions AS (
     DELETE FROM web_sessions w USING sessions s WHERE w.id = s.id RETURNING 1
   )

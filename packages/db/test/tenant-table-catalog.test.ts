@@ -140,6 +140,7 @@ describe('tenant table catalog', () => {
       'weft_prune_expired_records',
       'weft_prune_hook_receipts',
       'weft_prune_poll_seen_items',
+      'weft_prune_rate_limit_counters',
       'weft_prune_webhook_deliveries',
       'weft_sealed_value_samples',
       'weft_user_memberships',

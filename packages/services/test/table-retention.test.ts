@@ -44,6 +44,7 @@ beforeEach(async () => {
   await t.admin`delete from idempotency_keys`;
   await t.admin`delete from web_sessions`;
   await t.admin`delete from chat_inbound_messages`;
+  await t.admin`delete from rate_limit_counters`;
 });
 
 async function delivery(org: string, key: string, status: string, ageDays: number) {
@@ -194,6 +195,23 @@ describe('pruneExpiredRows', () => {
     expect(await left('chat_inbound_messages', 'provider_message_id')).toEqual([
       'wamid.recent',
       'wamid.recent',
+    ]);
+  });
+
+  it('deletes rate-limit buckets whose one-minute window ended over 10 minutes ago', async () => {
+    for (const [bucket, age] of [
+      ['ip:203.0.113.7:login', '11 minutes'],
+      ['key:old', '2 days'],
+      ['ip:203.0.113.8:login', '30 seconds'],
+    ] as const) {
+      await t.admin`
+        insert into rate_limit_counters (bucket, window_start, count)
+        values (${bucket}, now() - ${age}::interval, 3)`;
+    }
+    const report = await pruneExpiredRows(t.app.db, retention);
+    expect(report.rate_limit_counters).toBe(2);
+    expect(await t.admin`select bucket from rate_limit_counters`).toEqual([
+      { bucket: 'ip:203.0.113.8:login' },
     ]);
   });
 });

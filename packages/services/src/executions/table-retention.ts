@@ -19,6 +19,9 @@ export const POLL_KEY_UNSEEN_DAYS = 30;
  */
 export const CHAT_INBOUND_DEDUP_DAYS = 30;
 
+/** Rate-limit buckets are one-minute windows; one over this long ago is dead weight. */
+export const RATE_LIMIT_WINDOW_KEEP_MS = 10 * 60_000;
+
 export interface TableRetention {
   /** EXECUTION_RETENTION_DAYS: finished outbound webhook deliveries follow the executions; 0 keeps them. */
   executionRetentionDays: number;
@@ -34,15 +37,17 @@ export interface TablePruneReport {
   audit_logs: number;
   poll_seen_items: number;
   chat_inbound_messages: number;
+  rate_limit_counters: number;
   /** Expired idempotency records and web sessions past their absolute lifetime. */
   expired_records: number;
 }
 
 /**
  * Deletes the expired rows of the growing tables besides executions (webhook deliveries, audit
- * logs, poll dedup keys, inbound chat message ids, expired idempotency records and web sessions), each through its reviewed
- * SECURITY DEFINER function (migration 0029; the runtime role has no DELETE on audit_logs), a
- * batch at a time until a batch comes back short. Inbound hook receipts are pruned every minute by
+ * logs, poll dedup keys, inbound chat message ids, dead rate-limit windows, expired idempotency
+ * records and web sessions), each through its reviewed SECURITY DEFINER function (migrations 0029
+ * and 0031; the runtime role has no DELETE on audit_logs), a batch at a time until a batch comes back
+ * short. Inbound hook receipts are pruned every minute by
  * the delivery sweeper (pruneHookReceipts), as their window is hours.
  */
 export async function pruneExpiredRows(db: Database, options: TableRetention): Promise<TablePruneReport> {
@@ -75,6 +80,11 @@ export async function pruneExpiredRows(db: Database, options: TableRetention): P
       db,
       batch,
       sql`weft_prune_chat_inbound_messages(${before(CHAT_INBOUND_DEDUP_DAYS)}::timestamptz, ${batch})`,
+    ),
+    rate_limit_counters: await inBatches(
+      db,
+      batch,
+      sql`weft_prune_rate_limit_counters(${new Date(now - RATE_LIMIT_WINDOW_KEEP_MS).toISOString()}::timestamptz, ${batch})`,
     ),
     expired_records: await inBatches(db, batch, sql`weft_prune_expired_records(${batch})`),
   };
