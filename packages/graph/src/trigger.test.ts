@@ -82,6 +82,10 @@ describe('TimeZone', () => {
     expect(TimeZone.parse('america/new_york')).toBe('America/New_York');
     expect(TimeZone.parse('UTC')).toBe('UTC');
     expect(TimeZone.safeParse('Mars/Olympus_Mons').success).toBe(false);
+    // Node 24's Intl takes UTC offsets as zones; a Temporal Schedule does not.
+    expect(TimeZone.safeParse('+05:00').success).toBe(false);
+    expect(TimeZone.safeParse('-0330').success).toBe(false);
+    expect(TimeZone.parse('Etc/GMT+5')).toBe('Etc/GMT+5');
   });
 });
 

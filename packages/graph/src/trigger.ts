@@ -84,11 +84,13 @@ export const TimeZone = z
   .max(64)
   .transform((value, ctx) => {
     try {
-      return new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'must be an IANA time zone such as Europe/Berlin or UTC' });
-      return z.NEVER;
-    }
+      const zone = new Intl.DateTimeFormat('en-US', { timeZone: value }).resolvedOptions().timeZone;
+      // Node 24's Intl also takes UTC offsets (`+05:00`, ECMA-402 2024); a Temporal Schedule takes
+      // IANA names only, and an offset ignores daylight saving anyway.
+      if (!/^[+-]/.test(zone)) return zone;
+    } catch {}
+    ctx.addIssue({ code: 'custom', message: 'must be an IANA time zone such as Europe/Berlin or UTC' });
+    return z.NEVER;
   });
 
 /**
