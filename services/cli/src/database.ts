@@ -70,7 +70,7 @@ export async function openDatabase(
   }
   // Derived from the current APP_KEY; a server created under a previous key is moved onto it by
   // the writing commands. Read-only commands change nothing: they log in with whichever key's
-  // passwords the roles still have (a stack rotated by `weft keys rotate` and not yet restarted).
+  // passwords the roles still have (APP_KEY just changed, before `weft up` or a writing command ran).
   const readOnly = options.readOnly === true;
   const ring = [env.APP_KEY, ...env.APP_KEYS_PREVIOUS];
   const [adminPassword = '', ...previousAdminPasswords] = ring.map((key) =>
