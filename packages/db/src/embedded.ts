@@ -11,6 +11,8 @@ export interface EmbeddedPostgresOptions {
   adminPassword: string;
   /** Passwords it may still have from before an APP_KEY rotation (see adoptAdminPassword). */
   previousAdminPasswords?: readonly string[];
+  /** Only find which password the superuser has; never change it (read-only CLI commands). */
+  readOnly?: boolean;
   database: string;
   log?: (line: string) => void;
   /** Things the caller should tell its user once, such as a data directory placed elsewhere. */
@@ -19,6 +21,8 @@ export interface EmbeddedPostgresOptions {
 
 export interface RunningPostgres {
   adminUrl: string;
+  /** The superuser's password in use: adminPassword, or with `readOnly` possibly a previous one. */
+  adminPassword: string;
   /** Where the data really is (see reachableDataDir: as root it may not be the one asked for). */
   dataDir: string;
   /** URL for a database on this server, as the given role. */
@@ -89,13 +93,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
   if (fresh) await server.initialise();
   await server.start();
-  await adoptAdminPassword(options.port, options.adminPassword, options.previousAdminPasswords).catch(
-    async (error: unknown) => {
-      await server.stop();
-      throw error;
-    },
-  );
-  const urlFor = (database: string, user = 'postgres', password = options.adminPassword) =>
+  const adminPassword = await adoptAdminPassword(
+    options.port,
+    options.adminPassword,
+    options.previousAdminPasswords,
+    { readOnly: options.readOnly },
+  ).catch(async (error: unknown) => {
+    await server.stop();
+    throw error;
+  });
+  const urlFor = (database: string, user = 'postgres', password = adminPassword) =>
     `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${options.port}/${database}`;
   const admin = postgres(urlFor('postgres'), { max: 1, onnotice: () => {} });
   try {
@@ -106,6 +113,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
   return {
     adminUrl: urlFor(options.database),
+    adminPassword,
     dataDir,
     urlFor,
     stop: () => server.stop(),

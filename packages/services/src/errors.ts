@@ -31,6 +31,23 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A stored secret the request needs was sealed with an APP_KEY this server does not hold (a
+ * SecretBoxError with keyNotHeld): the caller can do nothing, an operator can (add the key to
+ * APP_KEYS_PREVIOUS), so it is a 503 naming the cause, never a 500 nor anything of the secret.
+ */
+export const secretKeyNotHeld = () =>
+  new AppError(
+    'service_unavailable',
+    'A stored secret this request needs was sealed with an APP_KEY this server does not hold ' +
+      '(neither APP_KEY nor in APP_KEYS_PREVIOUS); an operator must add that key to APP_KEYS_PREVIOUS ' +
+      '(docs/key-custody.md).',
+    {},
+    ERROR_STATUS.service_unavailable,
+    // Every 503 of the API carries one (the OpenAPI contract): retrying helps once the key is added.
+    { 'Retry-After': '60' },
+  );
+
 export const notFound = (entity: string) => new AppError('not_found', `${entity} not found`);
 
 export function validationError(fields: FieldErrors, message = 'The given data was invalid.'): AppError {

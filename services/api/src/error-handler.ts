@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { callerRefusal, isDatabaseUnavailable, isDataException, postgresErrorCode } from '@weft/db';
-import { AppError, type ErrorCode } from '@weft/services';
+import { AppError, type ErrorCode, SecretBoxError, secretKeyNotHeld } from '@weft/services';
 import { currentLogContext, getLogger } from '@weft/telemetry';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -21,9 +21,15 @@ export function errorBody(code: ErrorCode, message: string, fields: Record<strin
 export function handleError(thrown: unknown, c: Context, log: (error: unknown) => void) {
   // PostgreSQL refused a cached API key during the request (packages/db/src/caller.ts).
   const refused = callerRefusal(thrown);
+  const keyNotHeld = thrown instanceof SecretBoxError && thrown.keyNotHeld;
+  // Its message names key ids only (never the secret): the operator needs them to find the key.
+  if (keyNotHeld)
+    getLogger('api').warn({ reason: thrown.message }, 'a stored secret needs a key not in the ring');
   const error = refused
     ? new AppError(refused.reason === 'revoked' ? 'unauthenticated' : 'forbidden', refused.message)
-    : thrown;
+    : keyNotHeld
+      ? secretKeyNotHeld()
+      : thrown;
   if (error instanceof AppError) {
     for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
     return c.json(errorBody(error.code, error.message, error.fields), error.status as ContentfulStatusCode);

@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 describe('a replica on a rotated key ring', () => {
-  it('updates a credential sealed under the previous key (it answered 500 without APP_KEYS_PREVIOUS)', async () => {
+  it('updates a credential sealed under the previous key (503 without APP_KEYS_PREVIOUS)', async () => {
     const created = await readJson(
       await api.request('POST', '/api/v1/credentials', {
         key: acme.key,
@@ -28,7 +28,21 @@ describe('a replica on a rotated key ring', () => {
       key: acme.key,
       body: update,
     });
-    expect(foreign.status).toBe(500);
+    // No key of B's ring opens it: an operator's fix, said as such (503), never a 500 nor the secret.
+    expect(foreign.status).toBe(503);
+    expect(foreign.headers.get('retry-after')).toBe('60');
+    const refusal = await foreign.text();
+    expect(JSON.parse(refusal)).toEqual({
+      error: {
+        code: 'service_unavailable',
+        message: expect.stringMatching(
+          /^A stored secret this request needs was sealed with an APP_KEY this server does not hold .*docs\/key-custody\.md/,
+        ),
+        fields: {},
+        request_id: expect.any(String),
+      },
+    });
+    expect(refusal).not.toContain('tok_under_key_a');
 
     const ring = api.withKeys(keyB, [keyA]);
     const updated = await ring.request('PUT', `/api/v1/credentials/${created.id}`, {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { CliEnv } from '@weft/config';
 import { reachableDataDir } from '@weft/db';
 import { z } from 'zod';
-import { dataPath, derivedSecret } from './project';
+import { dataPath } from './project';
 import { isAlive, RUN_STATE_FILE } from './run-state';
 
 /**
@@ -20,15 +20,16 @@ export const Manifest = z.object({
   format: z.literal('weft-backup/1'),
   created_at: z.string(),
   weft_version: z.string(),
-  /** Names APP_KEY without revealing it: the embedded database's passwords and every sealed credential derive from it. */
+  /**
+   * The key ring's id of the APP_KEY at backup time (appKeyId, the id every sealed value names): the
+   * embedded database's passwords and every sealed credential derive from that key.
+   */
   app_key_id: z.string(),
   entries: z.array(z.enum(BACKED_UP)).min(1),
   /** Owner of the PostgreSQL files (as root, the `postgres` user): a restore as root gives them back. */
   postgres_owner: z.object({ uid: z.number().int(), gid: z.number().int() }),
 });
 export type Manifest = z.infer<typeof Manifest>;
-
-export const appKeyId = (env: CliEnv) => derivedSecret(env.APP_KEY, 'backup/key-id').slice(0, 16);
 
 /**
  * A copy of files is consistent only while nothing writes them, so both commands refuse while the

@@ -1,10 +1,12 @@
 import { createConnection } from 'node:net';
 import type { CliEnv } from '@weft/config';
 import {
+  acceptedPassword,
   adoptAdminPassword,
   connectDatabase,
   type Database,
   enableAppRoleLogin,
+  noKeyOpens,
   runMigrations,
   startEmbeddedPostgres,
 } from '@weft/db';
@@ -66,16 +68,20 @@ export async function openDatabase(
     }
     return { appUrl: env.DATABASE_URL, adminUrl, embedded: false, stop: async () => {} };
   }
-  // Derived from the current APP_KEY; a server created under a previous key is moved onto it.
-  const adminPassword = derivedSecret(env.APP_KEY, 'embedded-postgres/admin');
-  const previousAdminPasswords = env.APP_KEYS_PREVIOUS.map((key) =>
+  // Derived from the current APP_KEY; a server created under a previous key is moved onto it by
+  // the writing commands. Read-only commands change nothing: they log in with whichever key's
+  // passwords the roles still have (APP_KEY just changed, before `weft up` or a writing command ran).
+  const readOnly = options.readOnly === true;
+  const ring = [env.APP_KEY, ...env.APP_KEYS_PREVIOUS];
+  const [adminPassword = '', ...previousAdminPasswords] = ring.map((key) =>
     derivedSecret(key, 'embedded-postgres/admin'),
   );
-  const appPassword = derivedSecret(env.APP_KEY, 'embedded-postgres/app');
+  const appPasswords = ring.map((key) => derivedSecret(key, 'embedded-postgres/app'));
   const port = env.EMBEDDED_PG_PORT;
   const url = (user: string, password: string) =>
     `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/weft`;
   let stop = async () => {};
+  let adminInUse: string;
   if (!(await portAnswers(port))) {
     const dataDir = dataPath(env, 'postgres');
     const pg = await startEmbeddedPostgres({
@@ -83,6 +89,7 @@ export async function openDatabase(
       port,
       adminPassword,
       previousAdminPasswords,
+      readOnly,
       database: 'weft',
       log,
       notice,
@@ -96,14 +103,27 @@ export async function openDatabase(
       );
     });
     stop = () => pg.stop();
+    adminInUse = pg.adminPassword;
   } else {
-    await adoptAdminPassword(port, adminPassword, previousAdminPasswords);
+    adminInUse = await adoptAdminPassword(port, adminPassword, previousAdminPasswords, { readOnly });
   }
-  const adminUrl = url('postgres', adminPassword);
-  if (!options.readOnly) {
-    await runMigrations(adminUrl);
-    await enableAppRoleLogin(adminUrl, appPassword);
+  const adminUrl = url('postgres', adminInUse);
+  if (readOnly) {
+    const appPassword = await acceptedPassword(port, 'weft_app', 'weft', appPasswords).catch(
+      async (error: unknown) => {
+        await stop();
+        throw error;
+      },
+    );
+    if (appPassword === undefined) {
+      await stop();
+      throw noKeyOpens(port, 'weft_app');
+    }
+    return { appUrl: url('weft_app', appPassword), adminUrl, embedded: true, stop };
   }
+  const appPassword = appPasswords[0] ?? '';
+  await runMigrations(adminUrl);
+  await enableAppRoleLogin(adminUrl, appPassword);
   return { appUrl: url('weft_app', appPassword), adminUrl, embedded: true, stop };
 }
 

@@ -108,7 +108,7 @@ describe('admin commands', () => {
     );
   }, 600_000);
 
-  it('connects with a password holding / # @ % : ? once percent-encoded, and says how when it is not', async () => {
+  it('connects with a password holding / # @ % : ? percent-encoded or raw in DATABASE_PASSWORD, and says how when neither', async () => {
     const encoded = `postgres://${role}:${encodeURIComponent(awkwardPassword)}@127.0.0.1:${new URL(t.appUrl).port}/${t.name}`;
     const users = await weft(['user', 'list', '--org', org, '--json'], {
       DATABASE_URL: encoded,
@@ -116,6 +116,17 @@ describe('admin commands', () => {
     });
     expect(users.code, users.stderr).toBe(0);
     expect(JSON.parse(users.stdout)).toEqual({ users: [] });
+
+    // The same password raw, beside URLs without one (the compose layout): no encoding needed.
+    const bare = `postgres://${role}@127.0.0.1:${new URL(t.appUrl).port}/${t.name}`;
+    const rawPassword = await weft(['user', 'list', '--org', org, '--json'], {
+      DATABASE_URL: bare,
+      DATABASE_PASSWORD: awkwardPassword,
+      DATABASE_ADMIN_URL: bare,
+      DATABASE_ADMIN_PASSWORD: awkwardPassword,
+    });
+    expect(rawPassword.code, rawPassword.stderr).toBe(0);
+    expect(JSON.parse(rawPassword.stdout)).toEqual({ users: [] });
 
     const raw = `postgres://${role}:p%zz@127.0.0.1:5432/x`;
     const refused = await weft(['user', 'list', '--org', org], { DATABASE_URL: raw });

@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { AppKey } from '@weft/config';
+import { appKeyId } from '@weft/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printLogsOnFailure, runWeft, stackEnv, type WeftRun } from './weft-process';
 
@@ -208,5 +210,31 @@ describe('weft backup / weft restore', () => {
     expect(stderr).toMatch(/was backed up with another APP_KEY/);
     const nonEmpty = await weft('backup', '--to', backupDir);
     expect(nonEmpty.stderr).toMatch(/is not empty/);
+  }, 60_000);
+
+  it("names the backup by the key ring's key id and restores it after a rotation (its key in APP_KEYS_PREVIOUS)", async () => {
+    const backupDir = path.join(root, 'backup');
+    const manifest = JSON.parse(await readFile(path.join(backupDir, 'weft-backup.json'), 'utf8'));
+    const keyA = env.APP_KEY as string;
+    expect(manifest.app_key_id).toBe(appKeyId(AppKey.parse(keyA)));
+    const rotated = {
+      ...env,
+      APP_KEY: `base64:${Buffer.alloc(32, 9).toString('base64')}`,
+      APP_KEYS_PREVIOUS: keyA,
+    };
+    const { code, stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', CLI, 'restore', '--from', backupDir, '--json'],
+      { env: rotated },
+    ).then(
+      (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({
+        code: e.code,
+        stdout: e.stdout,
+        stderr: e.stderr,
+      }),
+    );
+    expect(code, stderr).toBe(0);
+    expect(JSON.parse(stdout).created_at).toBe(manifest.created_at);
   }, 60_000);
 });

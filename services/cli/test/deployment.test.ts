@@ -170,8 +170,22 @@ describe('deployment files', () => {
         )
         .map(([name]) => name);
       expect(holdsOwner).toEqual(['migrate']);
+      expect(services.migrate.environment).toMatchObject({
+        DATABASE_ADMIN_URL: 'postgres://weft_owner@postgres:5432/weft',
+        DATABASE_ADMIN_PASSWORD: 'owner-secret',
+      });
+      // No password inside any URL of any service: `user:password@` breaks on / # @ %.
+      const urlsWithPassword = Object.entries(services).flatMap(([name, s]: [string, any]) =>
+        Object.entries(s.environment ?? {})
+          .filter(([, value]) => /^[a-z][a-z0-9+.-]*:\/\/[^/@]*:[^/@]*@/i.test(String(value)))
+          .map(([key]) => `${name}.${key}`),
+      );
+      expect(urlsWithPassword).toEqual([]);
       for (const name of ['api', 'worker', 'migrate']) {
-        expect(services[name].environment.DATABASE_URL, name).toMatch(/^postgres:\/\/weft_app:app-secret@/);
+        // Passwords travel raw beside password-less URLs (config joins them), so any character works.
+        expect(services[name].environment.DATABASE_URL, name).toBe('postgres://weft_app@postgres:5432/weft');
+        expect(services[name].environment.DATABASE_PASSWORD, name).toBe('app-secret');
+        expect(services[name].environment.AUDIT_LOG_RETENTION_DAYS, name).toBe('365');
         // Prometheus scrapes with this token (the API's /metrics and the workers' :9464).
         expect(services[name].environment.METRICS_TOKEN, name).toBe('metrics-token');
       }

@@ -4,10 +4,12 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { CliEnv, loadEnv } from '@weft/config';
+import { acceptedPassword } from '@weft/db';
 import { createSecretBox } from '@weft/services';
 import { createTestDatabase, freePort, type TestDatabase } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/database';
+import { derivedSecret } from '../src/project';
 import { stackEnv } from './weft-process';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -135,7 +137,7 @@ describe('a key that opens nothing stops the processes, and weft keys rotate re-
       APP_KEYS_PREVIOUS: `${env64(keyA)},base64:c2hvcnQ=`,
     });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('APP_KEYS_PREVIOUS.1: each previous key must decode to 32 bytes');
+    expect(bad.stderr).toContain('APP_KEYS_PREVIOUS.1: must decode to 32 bytes');
   });
 });
 
@@ -164,4 +166,48 @@ describe('the embedded PostgreSQL across an APP_KEY rotation', () => {
       /accepts the password of neither APP_KEY nor any key in APP_KEYS_PREVIOUS: start with the APP_KEY it was created with/,
     );
   }, 120_000);
+
+  it('read-only commands after a rotation log in with the old passwords and change none (server stopped, then running)', async () => {
+    const port = await freePort();
+    const data = path.join(dir, 'read-only');
+    const vars = { WEFT_DATA_DIR: data, EMBEDDED_PG_PORT: String(port) };
+    const cli = 'services/cli/src/main.ts';
+    const created = await run(cli, ['org', 'create', '--name', 'Rotated', '--json'], {
+      ...vars,
+      APP_KEY: env64(keyA),
+    });
+    expect(created.code, created.stderr).toBe(0);
+    const org = (JSON.parse(created.stdout) as { id: string }).id;
+    const rotated = { ...vars, APP_KEY: env64(keyB), APP_KEYS_PREVIOUS: env64(keyA) };
+    /** Both roles still log in with A's passwords, so nothing ran ALTER ROLE. */
+    const loginsUnderA = async () => {
+      for (const [user, purpose] of [
+        ['postgres', 'embedded-postgres/admin'],
+        ['weft_app', 'embedded-postgres/app'],
+      ] as const) {
+        expect(await acceptedPassword(port, user, 'weft', [derivedSecret(keyA, purpose)])).toBeDefined();
+        expect(await acceptedPassword(port, user, 'weft', [derivedSecret(keyB, purpose)])).toBeUndefined();
+      }
+    };
+    // Stopped: the command starts the server itself (and stops it after).
+    const listed = await run(cli, ['user', 'list', '--org', org, '--json'], rotated);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toEqual({ users: [] });
+    const running = await openDatabase(envWith(data, port, { APP_KEY: env64(keyA) }), undefined, undefined, {
+      readOnly: true,
+    });
+    try {
+      await loginsUnderA();
+      // Running (as under `weft up`): the command only connects.
+      const again = await run(cli, ['user', 'list', '--org', org, '--json'], rotated);
+      expect(again.code, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout)).toEqual({ users: [] });
+      await loginsUnderA();
+    } finally {
+      await running.stop();
+    }
+  }, 180_000);
 });
+
+const envWith = (dataDir: string, port: number, vars: Record<string, string>) =>
+  loadEnv(CliEnv, { WEFT_DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(port), ...vars });

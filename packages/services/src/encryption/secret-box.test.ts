@@ -47,6 +47,21 @@ describe('createSecretBox', () => {
     );
   });
 
+  it('marks "no key of the ring opens it" (an operator fix, a 503) apart from an altered value (a 500)', () => {
+    const stored = createSecretBox(key).encrypt('whsec_secret');
+    const refusal = (box: ReturnType<typeof createSecretBox>, value: string) => {
+      try {
+        box.decrypt(value);
+      } catch (error) {
+        return error as SecretBoxError;
+      }
+      throw new Error('decrypt did not refuse');
+    };
+    expect(refusal(createSecretBox(randomBytes(32)), stored).keyNotHeld).toBe(true);
+    expect(refusal(createSecretBox(key), flipBit(stored, 4)).keyNotHeld).toBe(false);
+    expect(refusal(createSecretBox(key), 'plain').keyNotHeld).toBe(false);
+  });
+
   it('refuses malformed values and unknown versions', () => {
     const box = createSecretBox(key);
     const stored = box.encrypt('whsec_secret');

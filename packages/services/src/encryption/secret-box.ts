@@ -36,6 +36,13 @@ export interface KeyRingBox extends SecretBox {
 
 export class SecretBoxError extends Error {
   override name = 'SecretBoxError';
+  constructor(
+    message: string,
+    /** No key of this ring opens it (sealed elsewhere, or before a key left the ring): an operator's fix, not the caller's. */
+    readonly keyNotHeld = false,
+  ) {
+    super(message);
+  }
 }
 
 const IV_BYTES = 16;
@@ -143,6 +150,7 @@ export function createSecretBox(appKey: Uint8Array, previousKeys: readonly Uint8
         if (!key) {
           throw new SecretBoxError(
             `Sealed with APP_KEY ${value.keyId}, which is neither APP_KEY nor in APP_KEYS_PREVIOUS (ring: ${ringIds})`,
+            true,
           );
         }
         const opened = openWith(key, value);
@@ -155,6 +163,7 @@ export function createSecretBox(appKey: Uint8Array, previousKeys: readonly Uint8
       }
       throw new SecretBoxError(
         `Secret box MAC mismatch: altered, or sealed with an APP_KEY not in the ring (ring: ${ringIds})`,
+        true,
       );
     },
     isCurrent(stored) {

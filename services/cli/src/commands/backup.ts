@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { cp, lstat, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { appKeyId } from '@weft/services';
 import {
-  appKeyId,
   BACKED_UP,
   entryPath,
   entrySource,
@@ -48,7 +48,7 @@ export async function backupCommand(options: { to: string; json: boolean }): Pro
     format: 'weft-backup/1',
     created_at: new Date().toISOString(),
     weft_version: weftVersion(),
-    app_key_id: appKeyId(env),
+    app_key_id: appKeyId(env.APP_KEY),
     entries,
     postgres_owner: await stat(entrySource(env, 'postgres')).then((s) => ({ uid: s.uid, gid: s.gid })),
   };
@@ -58,6 +58,6 @@ export async function backupCommand(options: { to: string; json: boolean }): Pro
   const ms = Math.round(performance.now() - started);
   printResult(options.json, { backup: target, ...manifest, duration_ms: ms }, [
     `Backed up ${entries.join(', ')} to ${target} in ${ms} ms.`,
-    'It restores only with this APP_KEY: keep the key with the backup, apart from it.',
+    'It restores only with this APP_KEY in the key ring (APP_KEY or APP_KEYS_PREVIOUS): keep the key with the backup, apart from it.',
   ]);
 }

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { cp, lchown, readdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { runsAsRoot } from '@weft/db';
+import { appKeyId } from '@weft/services';
 import {
-  appKeyId,
   BACKED_UP,
   entryPath,
   entrySource,
@@ -26,9 +26,13 @@ export async function restoreCommand(options: { from: string; json: boolean }): 
   refuseWhileRunning(env, 'weft restore');
   const source = path.resolve(options.from);
   const manifest = await readManifest(source);
-  if (manifest.app_key_id !== appKeyId(env)) {
+  // A backup made before a rotation restores as long as its key is still in the ring: the next
+  // `weft up` moves the embedded passwords onto APP_KEY, and the ring opens what the old key sealed.
+  const ring = [env.APP_KEY, ...env.APP_KEYS_PREVIOUS].map(appKeyId);
+  if (!ring.includes(manifest.app_key_id)) {
     throw new Error(
-      `${source} was backed up with another APP_KEY: set the APP_KEY of that installation, then restore`,
+      `${source} was backed up with another APP_KEY (${manifest.app_key_id}; this ring holds ${ring.join(', ')}): ` +
+        "set that installation's key as APP_KEY or in APP_KEYS_PREVIOUS, then restore",
     );
   }
   const started = performance.now();

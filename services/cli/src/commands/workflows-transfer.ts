@@ -103,7 +103,7 @@ export async function workflowsImportCommand(options: {
   const results = await withAppDatabase(
     async (db, env) => {
       const ctx = context(db, options.org);
-      const secrets = createSecretBox(env.APP_KEY);
+      const secrets = createSecretBox(env.APP_KEY, env.APP_KEYS_PREVIOUS);
       const outcome: { name: string; id?: string; error?: string }[] = [];
       // One at a time and each on its own: a workflow that no longer validates (a credential missing
       // here, say) is reported and the others still come in.
