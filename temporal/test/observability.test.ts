@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createHttpServer } from '@weft/api';
 import { freePort } from '@weft/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type CountingServer,
   chain,
@@ -137,7 +137,17 @@ describe('a worker process', () => {
     expect([...names].filter((n) => n.startsWith('temporal_')).length).toBeGreaterThan(5);
   });
 
-  it('logs JSON lines; workflow and activity lines carry the execution and node ids', () => {
+  it('logs JSON lines; workflow and activity lines carry the execution and node ids', async () => {
+    // The workflow's lines reach the log through the SDK's sink after the activation that made them,
+    // which can be after the execution's end was recorded: wait for them (a loaded machine is slow).
+    await vi.waitFor(
+      () => {
+        const logged = workerLines();
+        expect(logged.some((l) => l.msg === 'step failed' && l.node_id === 'refused')).toBe(true);
+        expect(logged.some((l) => l.msg === 'node run failed' && l.node_id === 'refused')).toBe(true);
+      },
+      { timeout: 15_000, interval: 100 },
+    );
     const lines = workerLines();
     expect(lines.find((l) => /polling task queue/.test(l.msg))).toMatchObject({
       level: 'info',
