@@ -28,8 +28,8 @@ async function someoneWaitsForALock(): Promise<void> {
 
 describe('webhook outbox', () => {
   it('records nothing for a webhook deleted while the event is being recorded (no foreign-key error)', async () => {
-    // Found by the contract fuzz: DELETE /workflows/{id} answered 500 while another request deleted
-    // a webhook subscribed to workflow.deleted (the outbox row named a webhook that was going).
+    // Without a lock the delivery row names a webhook deleted meanwhile: a foreign-key error (23503)
+    // fails the workflow change with a 500 (the likely cause of a contract fuzz finding).
     const [webhook] = await t.admin`
       insert into webhooks (id, organization_id, url, events, secret_ciphertext)
       values (gen_random_uuid(), ${org}, 'https://hooks.example.com/w', ${t.admin.json(['workflow.deleted'])}, 'sealed')
