@@ -6,18 +6,21 @@ import { expectError, readJson, validWorkflow } from './helpers';
 
 let api: TestApi;
 let key: string;
+/** The complete document (the web app's); the API clients' default is the same with fewer alternatives. */
 let doc: any;
+let apiDoc: any;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 beforeAll(async () => {
   api = await createTestApi();
   key = (await api.createOrg('Contract')).key;
-  doc = await readJson(await api.request('GET', '/api/v1/openapi.json'));
+  doc = await readJson(await api.request('GET', '/api/v1/openapi.json?audience=web'));
+  apiDoc = await readJson(await api.request('GET', '/api/v1/openapi.json'));
 });
 afterAll(() => api.close());
 
-const operations = () =>
-  Object.entries(doc.paths as Record<string, any>).flatMap(([path, item]) =>
+const operations = (document = doc) =>
+  Object.entries(document.paths as Record<string, any>).flatMap(([path, item]) =>
     METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] })),
   );
 
@@ -142,6 +145,17 @@ describe('rules that depend on another field', () => {
       in: 'header',
       name: 'X-CSRF-Token',
     });
+  });
+
+  it('offers API clients (the default document) the key as Bearer only, or no credentials', () => {
+    const requirements = new Set(operations(apiDoc).map(({ op }) => JSON.stringify(op.security)));
+    expect([...requirements].sort()).toEqual(['[]', '[{"Bearer":[]}]']);
+    // Each of its operations is the web document's, with the same shared error responses.
+    for (const { path, method, op } of operations(apiDoc)) {
+      expect(Object.keys(op.responses), `${method} ${path}`).toEqual(
+        Object.keys(doc.paths[path][method].responses),
+      );
+    }
   });
 
   it('gives e-mail fields the pattern the server checks them with', () => {

@@ -45,25 +45,57 @@ describe('GET /api/v1/openapi.json', () => {
     expect(Object.keys(doc.paths).filter((p) => p.includes(':'))).toEqual([]);
   });
 
-  it('declares the path parameter, the API key security schemes and the error envelope', () => {
+  it('declares the path parameter, one API key scheme (Bearer) and the error envelope', () => {
     const get = doc.paths['/workflows/{id}'].get;
     expect(get.parameters).toEqual(
       expect.arrayContaining([expect.objectContaining({ name: 'id', in: 'path', required: true })]),
     );
-    expect(doc.components.securitySchemes.ApiKey).toMatchObject({
-      type: 'apiKey',
-      in: 'header',
-      name: 'X-Api-Key',
+    // One scheme, so that a generated client sends the key once (issue 20); the description names
+    // the other form the server takes.
+    expect(doc.components.securitySchemes).toEqual({
+      Bearer: { type: 'http', scheme: 'bearer', description: expect.stringContaining('X-Api-Key') },
     });
-    expect(doc.components.securitySchemes.Bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     for (const [path, methods] of Object.entries(ROUTES)) {
       for (const method of methods) {
         const op = doc.paths[path][method];
-        expect(op.security, `${method} ${path}`).toEqual(expect.arrayContaining([{ ApiKey: [] }]));
+        expect(op.security, `${method} ${path}`).toEqual([{ Bearer: [] }]);
         expect(op.responses['401'], `${method} ${path}`).toBeDefined();
       }
     }
     expect(doc.components.schemas.Error).toBeDefined();
+  });
+
+  it('leaves the session-only routes and their schemas to the web document', async () => {
+    const web = await readJson(await api.request('GET', '/api/v1/openapi.json?audience=web'));
+    for (const path of ['/me', '/me/sessions', '/auth/logout', '/auth/login/two-factor']) {
+      expect(doc.paths[path], path).toBeUndefined();
+      expect(web.paths[path], path).toBeDefined();
+    }
+    // Every operation of the default document is in the web one, and its only other operations
+    // are those a session alone can call.
+    const webOnly = Object.keys(web.paths).filter((path) => !doc.paths[path]);
+    for (const path of webOnly) {
+      for (const op of Object.values<any>(web.paths[path])) {
+        for (const requirement of op.security) expect(Object.keys(requirement), path).toContain('Session');
+      }
+    }
+    // Sign-in forms take no credentials: in both.
+    expect(doc.paths['/auth/login'].post.security).toEqual([]);
+    // A named schema only those routes use is left out with them.
+    expect(doc.components.schemas.Me).toBeUndefined();
+    expect(web.components.schemas.Me).toBeDefined();
+    expect(Object.keys(web.components.securitySchemes).sort()).toEqual([
+      'ApiKey',
+      'Bearer',
+      'Csrf',
+      'Session',
+    ]);
+  });
+
+  it('answers an unknown audience 422 in the error envelope', async () => {
+    const res = await api.request('GET', '/api/v1/openapi.json?audience=browser');
+    const body = await expectError(res, 422, 'validation_error');
+    expect(Object.keys(body.error.fields)).toEqual(['audience']);
   });
 
   it('documents request bodies and the Idempotency-Key header on creating POSTs', () => {

@@ -23,12 +23,15 @@ export async function recordWebhookEvent(
 ): Promise<string[]> {
   const w = schema.webhooks;
   const d = schema.webhookDeliveries;
+  // KEY SHARE: a webhook being deleted meanwhile is waited for and then skipped, instead of its
+  // delivery row failing the foreign key (and the caller's change) once the delete commits.
   const subscribed = await tx
     .select({ id: w.id })
     .from(w)
     .where(
       and(eq(w.organizationId, organizationId), sql`${w.events} @> ${JSON.stringify([event.name])}::jsonb`),
-    );
+    )
+    .for('key share');
   if (subscribed.length === 0) return [];
   const data = await event.data();
   const createdAt = new Date();

@@ -11,12 +11,9 @@ import { client } from './weft-client/client.gen';
 declare const process: { argv: string[] };
 const [baseUrl, apiKey] = process.argv.slice(2);
 
-// hey-api gives the token to every scheme an operation lists (API key, Bearer, session cookie,
-// CSRF token) unless the callback picks one: the key goes once, in X-Api-Key.
-client.setConfig({
-  baseUrl,
-  auth: (scheme) => (scheme.type === 'apiKey' && scheme.name === 'X-Api-Key' ? apiKey : undefined),
-});
+// The ordinary way: the key as a plain string. The document offers one scheme (Bearer), so hey-api
+// sends it once, as Authorization: Bearer.
+client.setConfig({ baseUrl, auth: apiKey });
 
 const created = await createWorkflow({
   body: {
