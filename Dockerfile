@@ -8,7 +8,7 @@
 FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app
 ENV CI=true
-RUN npm install --global --no-audit --no-fund pnpm@10.34.8
+RUN npm install --global --no-audit --no-fund pnpm@11.28.10
 # Manifests first: the dependency layer is reused until the lockfile or a package.json changes.
 COPY pnpm-lock.yaml pnpm-workspace.yaml package.json ./
 COPY patches ./patches

