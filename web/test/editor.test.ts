@@ -163,7 +163,9 @@ describe('the canvas editor', () => {
       'transform_2',
       'transform_3',
     ]);
-    expect(await page.locator('.svelte-flow__edge').count()).toBe(4);
+    // The new step's edge is drawn once the canvas has measured the step (a frame later, or more on
+    // a busy machine: the fresh-clone run counted 3).
+    await expect.poll(() => page.locator('.svelte-flow__edge').count(), POLL).toBe(4);
 
     // Configure with autocompleted expressions.
     await node(page, 'transform').click();
@@ -334,7 +336,7 @@ describe('the canvas editor', () => {
     await page.getByLabel('Time zone').fill('Europe/Berlin');
     await page.getByLabel('Time zone').press('Tab');
     await page.getByText(/At 08:00, Monday through Friday/).waitFor();
-    expect(await page.locator('.schedule li').count()).toBe(5);
+    await expect.poll(() => page.locator('.schedule li').count(), POLL).toBe(5);
     await screenshot(page, 'editor-trigger-schedule-wide-light');
     await page.getByLabel('Starts when').selectOption('polling');
     await page.getByLabel('Feed URL').fill(`${http.baseUrl}/feed`);
