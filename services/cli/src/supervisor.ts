@@ -77,8 +77,7 @@ export function supervise(options: SuperviseOptions): Supervised {
     crashes = [...crashes.filter((at) => now - at < policy.windowMs), now];
     const giveUp = crashes.length >= policy.maxCrashes;
     const delay = Math.min(policy.firstDelayMs * 2 ** (crashes.length - 1), policy.maxDelayMs);
-    if (giveUp) gaveUp = true;
-    else {
+    if (!giveUp) {
       restarts++;
       pendingRestart = setTimeout(spawnOne, delay);
     }
@@ -86,6 +85,9 @@ export function supervise(options: SuperviseOptions): Supervised {
     void options.onState({ pid: undefined, state: 'restarting', last_exit: how, restarts }).then(() => {
       if (stopped) return;
       if (giveUp) {
+        // Only now, with the line on its way: `weft up` polls alive() and would otherwise stop
+        // everything (and this supervisor) first, and the line naming the log would never print.
+        gaveUp = true;
         options.onGiveUp(
           `${name} crashed ${crashes.length} times within ${seconds(policy.windowMs)} (last: ${how}); ` +
             `stopping Weft. Its output is in ${options.logFile}`,
