@@ -16,7 +16,7 @@ COPY packages/config/package.json packages/config/
 COPY packages/db/package.json packages/db/
 COPY packages/graph/package.json packages/graph/
 COPY packages/nodes/package.json packages/nodes/
-COPY packages/services/package.json packages/services/
+COPY packages/domain/package.json packages/domain/
 COPY packages/telemetry/package.json packages/telemetry/
 COPY packages/templates/package.json packages/templates/
 COPY packages/testing/package.json packages/testing/

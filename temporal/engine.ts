@@ -1,6 +1,6 @@
 import { type Client, WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
-import { cartWatcherWorkflowId, type ExecutionEngine, type LoadedExecution } from '@weft/services';
+import { cartWatcherWorkflowId, type ExecutionEngine, type LoadedExecution } from '@weft/domain';
 import { removeTriggerSchedules, syncTriggerSchedules } from './schedules';
 import {
   CART_ACTIVITY_SIGNAL,
@@ -24,7 +24,7 @@ export interface TemporalEngine extends ExecutionEngine {
   startDirect(organizationId: string, executionIds: string[]): Promise<void>;
 }
 
-/** The execution engine on Temporal: the implementation of @weft/services' ExecutionEngine. */
+/** The execution engine on Temporal: the implementation of @weft/domain' ExecutionEngine. */
 export function createTemporalEngine(deps: {
   client: Client;
   taskQueue: string;

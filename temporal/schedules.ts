@@ -7,8 +7,8 @@ import {
 } from '@temporalio/client';
 import { TypedSearchAttributes } from '@temporalio/common';
 import type { Database } from '@weft/db';
+import { listTimedWorkflows, type TimedTriggerType, type TimedWorkflow } from '@weft/domain';
 import { TriggerConfigByType } from '@weft/graph';
-import { listTimedWorkflows, type TimedTriggerType, type TimedWorkflow } from '@weft/services';
 import { SEARCH_ATTRIBUTES } from './shared';
 
 /**

@@ -16,14 +16,14 @@ export function executionWorkflowId(executionId: string): string {
 }
 
 // One definition of what the interpreter reports, shared with the service that stores it (type-only:
-// nothing of @weft/services reaches the workflow bundle).
+// nothing of @weft/domain reaches the workflow bundle).
 export type {
   ExecutionProgress as ProgressUpdate,
   ExecutionStatus,
   LoadedExecution,
   StepError,
   StepProgress as StepRecord,
-} from '@weft/services';
+} from '@weft/domain';
 
 /**
  * What workflow code reports to the worker process outside its history (Temporal sinks): metrics
@@ -51,14 +51,14 @@ export interface EventSignal {
 
 /** Signals of the cart watcher (workflow `cartWatcher`, id from cartWatcherWorkflowId). Public: stable. */
 export const CART_ACTIVITY_SIGNAL = 'cartActivity';
-export type { CartActivity as CartActivitySignal } from '@weft/services';
+export type { CartActivity as CartActivitySignal } from '@weft/domain';
 export const CART_CLOSED_SIGNAL = 'cartClosed';
 
 /** Temporal workflow id of an outbound webhook delivery (workflow `deliverWebhook`): one per delivery, ever. */
 export function deliveryWorkflowId(deliveryId: string): string {
   return `delivery-${deliveryId}`;
 }
-export type { DeliveryRetryPolicy } from '@weft/services';
+export type { DeliveryRetryPolicy } from '@weft/domain';
 export interface DeliverWebhookInput {
   organizationId: string;
   deliveryId: string;

@@ -1,5 +1,5 @@
 import type { Database } from '@weft/db';
-import { type ExecutionEngine, publishEvent } from '@weft/services';
+import { type ExecutionEngine, publishEvent } from '@weft/domain';
 import { z } from 'zod';
 
 const PublishCartAbandonedInput = z.object({

@@ -7,7 +7,7 @@ import {
   type OutboundHttpClient,
   type SecretBox,
   settleExhaustedDelivery,
-} from '@weft/services';
+} from '@weft/domain';
 import { metrics } from '@weft/telemetry';
 
 /** Activities of the `deliverWebhook` workflow. */

@@ -1,5 +1,5 @@
 import type { Database } from '@weft/db';
-import type { createOutboundHttpClient, ExecutionEngine, SecretBox } from '@weft/services';
+import type { createOutboundHttpClient, ExecutionEngine, SecretBox } from '@weft/domain';
 
 /** What the worker gives its activities (samples-typescript style: dependencies in, activities out). */
 export interface ActivityDeps {

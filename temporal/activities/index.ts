@@ -5,7 +5,7 @@ import {
   loadExecution,
   prepareChildExecution,
   saveExecutionProgress,
-} from '@weft/services';
+} from '@weft/domain';
 import { createCartActivities } from './carts';
 import { createDeliveryActivities } from './deliver-webhook';
 import type { ActivityDeps } from './deps';

@@ -1,5 +1,5 @@
 import type { Database } from '@weft/db';
-import { type ExecutionEngine, type OutboundHttpClient, pollWorkflow, type SecretBox } from '@weft/services';
+import { type ExecutionEngine, type OutboundHttpClient, pollWorkflow, type SecretBox } from '@weft/domain';
 import { z } from 'zod';
 
 const PollInput = z.object({ organizationId: z.uuid(), workflowId: z.uuid() });

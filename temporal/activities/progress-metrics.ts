@@ -1,4 +1,4 @@
-import type { ExecutionProgress } from '@weft/services';
+import type { ExecutionProgress } from '@weft/domain';
 import { metrics } from '@weft/telemetry';
 
 const FINAL_STATUSES = new Set(['success', 'partial', 'failed', 'cancelled']);

@@ -1,8 +1,5 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { type ExpressionScope, ExpressionTooLargeError, renderValue } from '@weft/graph';
-import { getNodeRunner, type NodeHttpClient, type NodeRunContext, NodeRunError } from '@weft/nodes/runners';
-import { ACTIVITY_NODE_TRAITS, getNodeEvaluator } from '@weft/nodes/runtime';
 import {
   AppError,
   CredentialUnusableError,
@@ -21,7 +18,10 @@ import {
   sendMail,
   storeIfLarge,
   syncChatTemplates,
-} from '@weft/services';
+} from '@weft/domain';
+import { type ExpressionScope, ExpressionTooLargeError, renderValue } from '@weft/graph';
+import { getNodeRunner, type NodeHttpClient, type NodeRunContext, NodeRunError } from '@weft/nodes/runners';
+import { ACTIVITY_NODE_TRAITS, getNodeEvaluator } from '@weft/nodes/runtime';
 import { isSecretName, rememberSecrets } from '@weft/telemetry';
 import { ZodError } from 'zod';
 import type { ActivityDeps } from './deps';

@@ -4,7 +4,7 @@ import {
   publishScheduledEvent,
   readExecutionStatus,
   recordScheduledFire,
-} from '@weft/services';
+} from '@weft/domain';
 import { metrics } from '@weft/telemetry';
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-import { cartWatcherWorkflowId } from '@weft/services';
+import { cartWatcherWorkflowId } from '@weft/domain';
 import { createEngineHarness, type EngineHarness } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CART_EVENTS_PER_RUN } from '../workflows/cart-watcher';

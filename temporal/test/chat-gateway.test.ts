@@ -3,7 +3,7 @@
  * verified by X-Twilio-Signature over the APP_URL-built address, status callbacks, and templates
  * synced from its Content API and sent by content SID.
  */
-import { gatewaySignature } from '@weft/services';
+import { gatewaySignature } from '@weft/domain';
 import { createEngineHarness, type EngineHarness } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChatStandIn, startChatStandIn } from './chat-stand-in';

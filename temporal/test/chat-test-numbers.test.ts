@@ -7,8 +7,8 @@
  * and a number the provider says is no chat user fails with `invalid_phone` from the provider.
  */
 import { createHmac } from 'node:crypto';
+import { gatewaySignature } from '@weft/domain';
 import { phoneHash } from '@weft/nodes';
-import { gatewaySignature } from '@weft/services';
 import { createEngineHarness, type EngineHarness } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { createApiKey, type PermissionGrant } from '@weft/services';
+import { createApiKey, type PermissionGrant } from '@weft/domain';
 import { createEngineHarness, type EngineHarness } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import { connectDatabase } from '@weft/db';
-import { createOrganization, startDeliverySweeper } from '@weft/services';
+import { createOrganization, startDeliverySweeper } from '@weft/domain';
 import { metrics, startMetricsServer, watchDatabasePool } from '@weft/telemetry';
 import { createTestDatabase, type TestDatabase } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

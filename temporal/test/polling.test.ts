@@ -4,7 +4,7 @@ import {
   type OutboundHttpClient,
   pollWorkflow,
   pruneExpiredRows,
-} from '@weft/services';
+} from '@weft/domain';
 import { createTemporalEngine } from '@weft/temporal/engine';
 import { triggerScheduleId } from '@weft/temporal/schedules';
 import { createEngineHarness, type EngineHarness } from '@weft/testing';

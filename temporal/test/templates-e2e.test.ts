@@ -7,8 +7,8 @@
  * must have completed, and every side effect a step reports must have reached its fake.
  */
 import { createHmac } from 'node:crypto';
+import { EVENT_CATALOG, getTemplate, listTemplates } from '@weft/domain';
 import { maskPhoneText } from '@weft/nodes';
-import { EVENT_CATALOG, getTemplate, listTemplates } from '@weft/services';
 import { createEngineHarness, type EngineHarness, TERMINAL_STATUSES } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

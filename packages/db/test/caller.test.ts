@@ -7,7 +7,7 @@ import {
   revokeApiKey,
   type ServiceContext,
   WorkflowInput,
-} from '@weft/services';
+} from '@weft/domain';
 import { createTestDatabase, type TestDatabase } from '@weft/testing';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

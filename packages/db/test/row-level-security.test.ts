@@ -11,7 +11,7 @@ import {
   revokeApiKey,
   type ServiceContext,
   WorkflowInput,
-} from '@weft/services';
+} from '@weft/domain';
 import { createTestDatabase, type TestDatabase } from '@weft/testing';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';

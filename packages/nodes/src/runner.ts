@@ -5,7 +5,7 @@
  */
 
 /**
- * The outbound HTTP client runners get: the SSRF-guarded one of @weft/services in production. Its
+ * The outbound HTTP client runners get: the SSRF-guarded one of @weft/domain in production. Its
  * own failures are errors named `OutboundHttpError` with a string `code` (`timeout`, `ssrf_blocked`, ...).
  */
 export interface NodeHttpClient {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createApp } from '@weft/api';
-import { createApiKey, type PermissionGrant } from '@weft/services';
+import { createApiKey, type PermissionGrant } from '@weft/domain';
 import { registerCanary, registerRequestSecrets } from './canaries';
 import { createTestDatabase, type TestDatabase } from './database';
 import { createOrgWithKey } from './requests';

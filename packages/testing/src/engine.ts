@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createApp } from '@weft/api';
-import { createSecretBox, type SecretBox } from '@weft/services';
+import { createSecretBox, type SecretBox } from '@weft/domain';
 import { SEARCH_ATTRIBUTES } from '@weft/temporal';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { createTemporalEngine } from '@weft/temporal/engine';

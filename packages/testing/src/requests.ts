@@ -1,5 +1,5 @@
 import type { Database } from '@weft/db';
-import { createApiKey, createOrganization, type PermissionGrant } from '@weft/services';
+import { createApiKey, createOrganization, type PermissionGrant } from '@weft/domain';
 import { registerCanary, registerRequestSecrets } from './canaries';
 
 export type JsonRequest = (

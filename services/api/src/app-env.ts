@@ -1,5 +1,5 @@
 import type { Caller } from '@weft/db';
-import type { AccountsDeps, ExecutionEngine, SecretBox, ServiceContext, WebSession } from '@weft/services';
+import type { AccountsDeps, ExecutionEngine, SecretBox, ServiceContext, WebSession } from '@weft/domain';
 import type { KnownKey } from './auth/api-key-cache';
 
 /** Per-request values set by middleware and read by handlers. */

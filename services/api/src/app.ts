@@ -11,7 +11,7 @@ import {
   type SecretBox,
   validationError,
   type WorkerCheck,
-} from '@weft/services';
+} from '@weft/domain';
 import { getLogger, type Logger } from '@weft/telemetry';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { Hono } from 'hono';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { callerRefusal, isDatabaseUnavailable, isDataException, postgresErrorCode } from '@weft/db';
-import { AppError, type ErrorCode, SecretBoxError, secretKeyNotHeld } from '@weft/services';
+import { AppError, type ErrorCode, SecretBoxError, secretKeyNotHeld } from '@weft/domain';
 import { currentLogContext, getLogger } from '@weft/telemetry';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';

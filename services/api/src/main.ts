@@ -1,7 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { ApiEnv, loadEnv, WorkerEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
-import { createSecretBox, keyRingStartRefusal, parseAllowlist, readSupervisedWorker } from '@weft/services';
+import { createSecretBox, keyRingStartRefusal, parseAllowlist, readSupervisedWorker } from '@weft/domain';
 import {
   collectProcessMetrics,
   configureLogging,

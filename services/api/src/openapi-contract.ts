@@ -1,4 +1,4 @@
-import { STORABLE_TEXT_PATTERN } from '@weft/services';
+import { STORABLE_TEXT_PATTERN } from '@weft/domain';
 import { z } from 'zod';
 import { applyBodyRules } from './openapi-rules';
 import { TIME_ZONE_SCHEMA } from './openapi-trigger-configs';

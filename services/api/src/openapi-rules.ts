@@ -1,4 +1,4 @@
-import { HTTP_URL_PATTERN } from '@weft/services';
+import { HTTP_URL_PATTERN } from '@weft/domain';
 import { addTriggerConfigBranches, triggerConfigSchema } from './openapi-trigger-configs';
 
 type Json = Record<string, unknown>;

@@ -1,5 +1,5 @@
+import { HTTP_URL_PATTERN } from '@weft/domain';
 import { MASKED_SECRET_PATTERN, TRIGGER_TYPES, TriggerConfigByType } from '@weft/graph';
-import { HTTP_URL_PATTERN } from '@weft/services';
 import { z } from 'zod';
 
 type Json = Record<string, unknown>;

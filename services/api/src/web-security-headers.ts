@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { CaptchaSettings } from '@weft/services';
+import type { CaptchaSettings } from '@weft/domain';
 
 /**
  * On every web app response, pages and assets alike. The Content-Security-Policy (with

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createUser } from '@weft/services';
+import { createUser } from '@weft/domain';
 import { createLogger } from '@weft/telemetry';
 import { createTestApi, type TestApi } from '@weft/testing';
 import { SMTPServer } from 'smtp-server';

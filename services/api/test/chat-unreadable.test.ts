@@ -5,7 +5,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { createApp } from '@weft/api';
-import { gatewaySignature } from '@weft/services';
+import { gatewaySignature } from '@weft/domain';
 import { createLogger, metrics } from '@weft/telemetry';
 import { createTestApi, type TestApi } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

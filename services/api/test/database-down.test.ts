@@ -1,6 +1,6 @@
 import { createApp } from '@weft/api';
 import { connectDatabase } from '@weft/db';
-import { generateApiKey } from '@weft/services';
+import { generateApiKey } from '@weft/domain';
 import { freePort } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoLeak } from './helpers';

@@ -1,4 +1,4 @@
-import { EVENT_CATALOG } from '@weft/services';
+import { EVENT_CATALOG } from '@weft/domain';
 import { createEngineHarness, createOrgWithKey, type EngineHarness } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, readJson } from './helpers';

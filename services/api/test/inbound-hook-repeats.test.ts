@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createApp } from '@weft/api';
 import { withTenant } from '@weft/db';
-import { generateWebhookSecret, pruneHookReceipts, signWebhook } from '@weft/services';
+import { generateWebhookSecret, pruneHookReceipts, signWebhook } from '@weft/domain';
 import { createEngineHarness, type EngineHarness } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, readJson } from './helpers';

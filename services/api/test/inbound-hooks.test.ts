@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createApp } from '@weft/api';
-import { createApiKey } from '@weft/services';
+import { createApiKey } from '@weft/domain';
 import { createTemporalEngine } from '@weft/temporal/engine';
 import { createEngineHarness, type EngineHarness } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { authenticateApiKey } from '@weft/services';
+import { authenticateApiKey } from '@weft/domain';
 import { createTestApi, jsonRequester, type TestApi } from '@weft/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { batchFor, RateLimitLeases } from '../src/auth/rate-limit-leases';

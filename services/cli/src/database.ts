@@ -18,7 +18,7 @@ import {
   type MoveReport,
   moveInlineSecrets,
   organizationExists,
-} from '@weft/services';
+} from '@weft/domain';
 import { dataPath, derivedSecret, loadCliEnv } from './project';
 import { UsageError } from './usage-error';
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createOrganization } from '@weft/services';
+import { createOrganization } from '@weft/domain';
 import { createTestDatabase, type TestDatabase } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { AppKey } from '@weft/config';
-import { appKeyId } from '@weft/services';
+import { appKeyId } from '@weft/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { printLogsOnFailure, runWeft, stackEnv, type WeftRun } from './weft-process';
 

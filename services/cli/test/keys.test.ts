@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CliEnv, loadEnv } from '@weft/config';
 import { acceptedPassword } from '@weft/db';
-import { createSecretBox } from '@weft/services';
+import { createSecretBox } from '@weft/domain';
 import { createTestDatabase, freePort, type TestDatabase } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/database';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createUser } from '@weft/services';
+import { createUser } from '@weft/domain';
 import { createTestApi, registerCanary, registerSecretsIn, type TestApi } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

@@ -1,6 +1,6 @@
 import { loadEnv, WorkerEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
-import { createSecretBox, keyRingStartRefusal } from '@weft/services';
+import { createSecretBox, keyRingStartRefusal } from '@weft/domain';
 import {
   collectProcessMetrics,
   configureLogging,

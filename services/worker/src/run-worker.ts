@@ -1,6 +1,6 @@
 import type { WorkerEnv } from '@weft/config';
 import type { Database } from '@weft/db';
-import { parseAllowlist, startDeliverySweeper, startExecutionPruner } from '@weft/services';
+import { parseAllowlist, startDeliverySweeper, startExecutionPruner } from '@weft/domain';
 import { getLogger, metrics } from '@weft/telemetry';
 import { closeCodeSandbox } from '@weft/temporal/activities';
 import { temporalConnectionOptions } from '@weft/temporal/connection';

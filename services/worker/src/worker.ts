@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Database } from '@weft/db';
-import { createOutboundHttpClient, createSecretBox } from '@weft/services';
+import { createOutboundHttpClient, createSecretBox } from '@weft/domain';
 import { createActivities } from '@weft/temporal/activities';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import type { TemporalConnectionOptions } from '@weft/temporal/connection';

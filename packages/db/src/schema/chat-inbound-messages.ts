@@ -5,7 +5,7 @@ import { organizations } from './organizations';
 /**
  * Every provider message id an organization received: a provider's redelivery of any of them (not
  * only the latest) starts nothing again. Holds no content and no number. Kept for
- * CHAT_INBOUND_DEDUP_DAYS (packages/services, table-retention.ts): providers stop redelivering long before.
+ * CHAT_INBOUND_DEDUP_DAYS (packages/domain, table-retention.ts): providers stop redelivering long before.
  */
 export const chatInboundMessages = pgTable(
   'chat_inbound_messages',

@@ -5,7 +5,7 @@ import { createdAt, id, updatedAt } from './columns';
 /**
  * A person who signs in to the web app. Not a tenant table: a user belongs to organizations through
  * `memberships`, and must be found by e-mail before any organization is known. Only the accounts
- * verbs in packages/services/src/accounts read it.
+ * verbs in packages/domain/src/accounts read it.
  */
 export const users = pgTable(
   'users',

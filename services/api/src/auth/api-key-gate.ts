@@ -1,5 +1,5 @@
 import type { Database } from '@weft/db';
-import { type Authenticated, authenticateApiKey, hashApiKey, isWellFormedApiKey } from '@weft/services';
+import { type Authenticated, authenticateApiKey, hashApiKey, isWellFormedApiKey } from '@weft/domain';
 import { ApiKeyCache, type KnownKey } from './api-key-cache';
 import { type Admission, RateLimitLeases } from './rate-limit-leases';
 

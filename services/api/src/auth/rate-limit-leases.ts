@@ -1,4 +1,4 @@
-import type { Authenticated, Reservation, ReservationRequest } from '@weft/services';
+import type { Authenticated, Reservation, ReservationRequest } from '@weft/domain';
 
 /**
  * A replica's share of one bucket's current window (`key:<id>` or `org:<id>`), reserved from

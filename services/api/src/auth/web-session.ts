@@ -1,5 +1,5 @@
 import type { ApiEnv } from '@weft/config';
-import { type AccountsDeps, AppError, type CaptchaSettings, csrfTokenMatches } from '@weft/services';
+import { type AccountsDeps, AppError, type CaptchaSettings, csrfTokenMatches } from '@weft/domain';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 

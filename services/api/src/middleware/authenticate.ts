@@ -1,5 +1,5 @@
 import { bindCaller, type Caller, callerRefusal, confirmCaller, type Database } from '@weft/db';
-import { AppError, authenticateSession, ROLE_PERMISSIONS } from '@weft/services';
+import { AppError, authenticateSession, ROLE_PERMISSIONS } from '@weft/domain';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 import { ApiKeyGate } from '../auth/api-key-gate';

@@ -5,7 +5,7 @@ import {
   isValidIdempotencyKey,
   releaseIdempotencyKey,
   validationError,
-} from '@weft/services';
+} from '@weft/domain';
 import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../app-env';
 

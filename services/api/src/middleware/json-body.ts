@@ -1,4 +1,4 @@
-import { decodeUtf8Body, findUnsafeJsonValue, validationError } from '@weft/services';
+import { decodeUtf8Body, findUnsafeJsonValue, validationError } from '@weft/domain';
 import type { MiddlewareHandler } from 'hono';
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;

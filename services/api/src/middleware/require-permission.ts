@@ -1,5 +1,5 @@
 import { confirmCaller } from '@weft/db';
-import { AppError, hasPermission, type Permission } from '@weft/services';
+import { AppError, hasPermission, type Permission } from '@weft/domain';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../app-env';
 

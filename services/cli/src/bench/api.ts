@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { connectDatabase, schema, withTenant } from '@weft/db';
-import { createApiKey, createOrganization } from '@weft/services';
+import { createApiKey, createOrganization } from '@weft/domain';
 import postgres from 'postgres';
 import { runLogDirectory, spawnService, stopChild, waitForHttp } from '../children';
 import { openDatabase } from '../database';

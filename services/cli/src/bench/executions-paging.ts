@@ -8,7 +8,7 @@ import {
   decodeExecutionCursor,
   executionListCondition,
   executionPageQueries,
-} from '@weft/services';
+} from '@weft/domain';
 import postgres from 'postgres';
 import { runLogDirectory, spawnService, stopChild, waitForHttp } from '../children';
 import { freePortOnLoopback } from '../free-port';

@@ -9,7 +9,7 @@ import {
   type RotationReport,
   rotateSealedValues,
   type SecretBox,
-} from '@weft/services';
+} from '@weft/domain';
 import postgres from 'postgres';
 import { freePortOnLoopback } from '../free-port';
 import { printResult } from '../output';

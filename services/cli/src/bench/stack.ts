@@ -127,7 +127,7 @@ export async function startBenchStack(
 
   try {
     await waitForHttp(`${base}/readyz`, 120_000, () => services.every((s) => s.child.exitCode === null));
-    const { createOrganization, createApiKey } = await import('@weft/services');
+    const { createOrganization, createApiKey } = await import('@weft/domain');
     const { connectDatabase } = await import('@weft/db');
     const handle = connectDatabase(database.appUrl, { max: 2 });
     const org = await createOrganization(handle.db, { name: `bench ${new Date().toISOString()}` });

@@ -1,7 +1,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hexSignature } from '@weft/services';
+import { hexSignature } from '@weft/domain';
 
 import { closedLoop, percentile } from './load';
 import { processMemory } from './process-memory';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { connectDatabase } from '@weft/db';
-import { createOrganization, createUser } from '@weft/services';
+import { createOrganization, createUser } from '@weft/domain';
 import { type Browser, chromium } from 'playwright-core';
 import { runLogDirectory, spawnService, stopChild, waitForHttp } from '../children';
 import { openDatabase } from '../database';

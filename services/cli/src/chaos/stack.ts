@@ -177,7 +177,7 @@ export async function startChaosStack(options: {
 
   try {
     await waitForHttp(`${base}/readyz`, 120_000, alive);
-    const { createOrganization, createApiKey } = await import('@weft/services');
+    const { createOrganization, createApiKey } = await import('@weft/domain');
     const { connectDatabase } = await import('@weft/db');
     const handle = connectDatabase(appUrl, { max: 2 });
     const org = await createOrganization(handle.db, { name: `chaos ${new Date().toISOString()}` });

@@ -4,7 +4,7 @@ import {
   listApiKeys,
   revokeApiKey,
   type ServiceContext,
-} from '@weft/services';
+} from '@weft/domain';
 import { withAppDatabase } from '../database';
 import { printResult } from '../output';
 

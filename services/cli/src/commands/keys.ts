@@ -1,5 +1,5 @@
 import { connectDatabase } from '@weft/db';
-import { createSecretBox, keyRingRefusal, rotateSealedValues } from '@weft/services';
+import { createSecretBox, keyRingRefusal, rotateSealedValues } from '@weft/domain';
 import { checkKeyRingOf, openDatabase } from '../database';
 import { printResult } from '../output';
 import { loadCliEnv } from '../project';

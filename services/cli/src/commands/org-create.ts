@@ -1,5 +1,5 @@
 import { connectDatabase } from '@weft/db';
-import { createOrganization } from '@weft/services';
+import { createOrganization } from '@weft/domain';
 import { openDatabase } from '../database';
 import { printResult } from '../output';
 import { loadCliEnv } from '../project';

@@ -1,4 +1,4 @@
-import { SettingsInput, updateSettings } from '@weft/services';
+import { SettingsInput, updateSettings } from '@weft/domain';
 import { withAppDatabase } from '../database';
 import { printResult } from '../output';
 

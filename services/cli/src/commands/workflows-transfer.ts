@@ -7,7 +7,7 @@ import {
   listWorkflows,
   type ServiceContext,
   WorkflowInput,
-} from '@weft/services';
+} from '@weft/domain';
 import { z } from 'zod';
 import { withAppDatabase } from '../database';
 import { printResult } from '../output';

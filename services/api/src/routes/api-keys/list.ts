@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { listApiKeys, pageQuery, paginate } from '@weft/services';
+import { listApiKeys, pageQuery, paginate } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, jsonContent, paginated, security } from '../../openapi-schemas';

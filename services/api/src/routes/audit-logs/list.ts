@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { AUDIT_ACTIONS, listAuditLogs, pageQuery, paginate, storedText } from '@weft/services';
+import { AUDIT_ACTIONS, listAuditLogs, pageQuery, paginate, storedText } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, jsonContent, paginated, security } from '../../openapi-schemas';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { AcceptInvitationInput, acceptInvitation, admitAuthRequest } from '@weft/services';
+import { AcceptInvitationInput, acceptInvitation, admitAuthRequest } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
 import { InvitationToken } from './invitation';

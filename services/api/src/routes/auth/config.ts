@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { installationOpen } from '@weft/services';
+import { installationOpen } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { jsonContent } from '../../openapi-schemas';
 import { noCredentials } from './shared';

@@ -5,7 +5,7 @@ import {
   ForgotPasswordInput,
   RESET_REQUESTED,
   requestPasswordReset,
-} from '@weft/services';
+} from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
 import { Message, noCredentials, requestOrigin } from './shared';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { admitAuthRequest, checkCaptcha, endSessionByToken, LoginInput, login } from '@weft/services';
+import { admitAuthRequest, checkCaptcha, endSessionByToken, LoginInput, login } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { sessionToken } from '../../auth/web-session';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';

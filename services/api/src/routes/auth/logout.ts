@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { auditAccountEvent, endSession } from '@weft/services';
+import { auditAccountEvent, endSession } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { clearSessionCookie } from '../../auth/web-session';
 import { jsonContent } from '../../openapi-schemas';

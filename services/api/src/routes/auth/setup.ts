@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { InstallInput, install } from '@weft/services';
+import { InstallInput, install } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
 import { answerSession, noCredentials, requestOrigin, SignedIn } from './shared';

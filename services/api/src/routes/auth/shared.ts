@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { AppError, csrfTokenFor, type RequestOrigin } from '@weft/services';
+import { AppError, csrfTokenFor, type RequestOrigin } from '@weft/domain';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../../app-env';
 import { setSessionCookie } from '../../auth/web-session';

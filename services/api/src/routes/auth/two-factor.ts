@@ -5,7 +5,7 @@ import {
   authenticateSession,
   completeSecondFactor,
   SecondFactorInput,
-} from '@weft/services';
+} from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { assertCsrfToken, sessionToken } from '../../auth/web-session';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';

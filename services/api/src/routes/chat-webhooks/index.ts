@@ -6,7 +6,7 @@ import {
   receiveGatewayChat,
   type SecretBox,
   type ServiceContext,
-} from '@weft/services';
+} from '@weft/domain';
 import { type Logger, metrics } from '@weft/telemetry';
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { type CredentialDeps, CredentialInput, createCredential } from '@weft/services';
+import { type CredentialDeps, CredentialInput, createCredential } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { idempotent } from '../../middleware/idempotency';
 import { requirePermission } from '../../middleware/require-permission';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { deleteCredential } from '@weft/services';
+import { deleteCredential } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, IdParam, security } from '../../openapi-schemas';

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { CredentialDeps } from '@weft/services';
+import type { CredentialDeps } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { registerCreateCredential } from './create';
 import { registerDeleteCredential } from './delete';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CREDENTIAL_TYPES } from '@weft/services';
+import { CREDENTIAL_TYPES } from '@weft/domain';
 
 export const Credential = z
   .object({

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { fieldsFromIssues, validationError } from '@weft/services';
+import { fieldsFromIssues, validationError } from '@weft/domain';
 import { z } from 'zod';
 import type { AppEnv } from '../../app-env';
 import { narrowToApiClients, OPENAPI_AUDIENCES, type OpenApiAudience } from '../../openapi-audience';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { cancelExecution } from '@weft/services';
+import { cancelExecution } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { idempotent } from '../../middleware/idempotency';
 import { requirePermission } from '../../middleware/require-permission';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { EXECUTION_STATUS_FILTERS, listExecutions, pageQuery, paginateWithCursors } from '@weft/services';
+import { EXECUTION_STATUS_FILTERS, listExecutions, pageQuery, paginateWithCursors } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { cursorPaginated, errorResponses, jsonContent, security } from '../../openapi-schemas';

@@ -1,4 +1,4 @@
-import { type ExecutionEngine, receiveHook, type SecretBox, type ServiceContext } from '@weft/services';
+import { type ExecutionEngine, receiveHook, type SecretBox, type ServiceContext } from '@weft/domain';
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { errorBody } from '../../error-handler';

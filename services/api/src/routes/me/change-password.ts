@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { admitAuthRequest, ChangePasswordInput, changePassword } from '@weft/services';
+import { admitAuthRequest, ChangePasswordInput, changePassword } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
 import { sessionErrors, sessionSecurity, signedInSession } from './shared';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { auditAccountEvent, endUserSessions } from '@weft/services';
+import { auditAccountEvent, endUserSessions } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { clearSessionCookie } from '../../auth/web-session';
 import { jsonContent } from '../../openapi-schemas';

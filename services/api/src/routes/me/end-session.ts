@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { endOwnSession, notFound } from '@weft/services';
+import { endOwnSession, notFound } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent, UuidParam } from '../../openapi-schemas';
 import { Message } from '../auth/shared';

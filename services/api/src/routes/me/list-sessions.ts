@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { listUserSessions } from '@weft/services';
+import { listUserSessions } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { jsonContent } from '../../openapi-schemas';
 import { sessionErrors, sessionSecurity, signedInSession } from './shared';

@@ -1,4 +1,4 @@
-import { AppError, type WebSession } from '@weft/services';
+import { AppError, type WebSession } from '@weft/domain';
 import type { Context } from 'hono';
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { AppError, setSessionOrganization, userMemberships } from '@weft/services';
+import { AppError, setSessionOrganization, userMemberships } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
 import { Message } from '../auth/shared';

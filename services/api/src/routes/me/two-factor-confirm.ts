@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { admitAuthRequest, confirmTwoFactor, TotpCodeInput } from '@weft/services';
+import { admitAuthRequest, confirmTwoFactor, TotpCodeInput } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
 import { sessionErrors, sessionSecurity, signedInSession } from './shared';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { admitAuthRequest, disableTwoFactor, TotpCodeInput } from '@weft/services';
+import { admitAuthRequest, disableTwoFactor, TotpCodeInput } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { ErrorEnvelope, jsonContent } from '../../openapi-schemas';
 import { Message } from '../auth/shared';

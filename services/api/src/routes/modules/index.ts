@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { ModuleCheckDeps, ModuleDeps } from '@weft/services';
+import type { ModuleCheckDeps, ModuleDeps } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { registerDeleteModule } from './delete';
 import { registerGetModule } from './get';

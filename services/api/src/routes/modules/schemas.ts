@@ -6,7 +6,7 @@ import {
   MODULE_SCHEMAS,
   MODULE_SECRET_FIELDS,
   type ModuleName,
-} from '@weft/services';
+} from '@weft/domain';
 import { toJSONSchema } from 'zod';
 
 export const ModuleParam = z.object({

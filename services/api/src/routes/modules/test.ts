@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { checkModule, type ModuleCheckDeps } from '@weft/services';
+import { checkModule, type ModuleCheckDeps } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, jsonContent, security } from '../../openapi-schemas';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { SettingsInput, updateSettings } from '@weft/services';
+import { SettingsInput, updateSettings } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, jsonContent, security } from '../../openapi-schemas';

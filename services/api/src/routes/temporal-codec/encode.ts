@@ -1,4 +1,4 @@
-import { validationError } from '@weft/services';
+import { validationError } from '@weft/domain';
 import type { Hono } from 'hono';
 import { type CodecEndpointDeps, CodecRequest, codecAccess, fromJson, toJson } from './access';
 

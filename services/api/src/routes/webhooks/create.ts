@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { createWebhook, type WebhookDeps, WebhookInput } from '@weft/services';
+import { createWebhook, type WebhookDeps, WebhookInput } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { idempotent } from '../../middleware/idempotency';
 import { requirePermission } from '../../middleware/require-permission';

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { WebhookDeps } from '@weft/services';
+import type { WebhookDeps } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { registerCreateWebhook } from './create';
 import { registerDeleteWebhook } from './delete';

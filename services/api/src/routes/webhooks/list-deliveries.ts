@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { DELIVERY_STATUSES, listWebhookDeliveries, pageQuery, paginate } from '@weft/services';
+import { DELIVERY_STATUSES, listWebhookDeliveries, pageQuery, paginate } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, IdParam, jsonContent, paginated, security } from '../../openapi-schemas';

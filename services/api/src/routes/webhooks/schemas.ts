@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '@weft/services';
+import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '@weft/domain';
 
 const fields = {
   id: z.string(),

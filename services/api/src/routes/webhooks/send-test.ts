@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { sendTestDelivery } from '@weft/services';
+import { sendTestDelivery } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, jsonContent, security, UuidParam } from '../../openapi-schemas';

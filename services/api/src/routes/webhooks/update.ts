@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { updateWebhook, type WebhookDeps, WebhookInput } from '@weft/services';
+import { updateWebhook, type WebhookDeps, WebhookInput } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, IdParam, jsonContent, security } from '../../openapi-schemas';

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { createWorkflow, WorkflowInput } from '@weft/services';
+import { createWorkflow, WorkflowInput } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { idempotent } from '../../middleware/idempotency';
 import { requirePermission } from '../../middleware/require-permission';

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { listWorkflows, pageQuery, paginate, storedText, WorkflowStatus } from '@weft/domain';
 import { TriggerType } from '@weft/graph';
-import { listWorkflows, pageQuery, paginate, storedText, WorkflowStatus } from '@weft/services';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, jsonContent, paginated, security } from '../../openapi-schemas';

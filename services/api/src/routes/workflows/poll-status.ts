@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { getPollStatus } from '@weft/services';
+import { getPollStatus } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, IdParam, jsonContent, security } from '../../openapi-schemas';

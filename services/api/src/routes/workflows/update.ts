@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { updateWorkflow, WorkflowInput } from '@weft/services';
+import { updateWorkflow, WorkflowInput } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, IdParam, jsonContent, security } from '../../openapi-schemas';
