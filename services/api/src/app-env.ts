@@ -1,6 +1,20 @@
 import type { Caller } from '@weft/db';
-import type { AccountsDeps, ExecutionEngine, SecretBox, ServiceContext, WebSession } from '@weft/domain';
+import type {
+  AccountsDeps,
+  ChatProviderDeps,
+  ExecutionEngine,
+  SecretBox,
+  ServiceContext,
+  WebSession,
+} from '@weft/domain';
 import type { KnownKey } from './auth/api-key-cache';
+
+/** What routes that call a provider or a tenant's URL need: a chat provider's deps, secrets, the allowlist. */
+export type OutboundProviders = ChatProviderDeps & {
+  gatewayContentBaseUrl: string;
+  secrets: SecretBox;
+  ssrfAllowlist: readonly string[];
+};
 
 /** Per-request values set by middleware and read by handlers. */
 export interface AppEnv {
@@ -27,5 +41,11 @@ export interface AppEnv {
     accounts: AccountsDeps;
     /** APP_KEY, for the sessions' CSRF tokens. */
     appKey?: Uint8Array;
+    /** TRUST_PROXY_HOPS: how many X-Forwarded-For entries to skip to find the client's address. */
+    trustedProxyHops: number;
+    /** SSRF_ALLOWLIST (parsed): private ranges outbound URLs may point to. */
+    ssrfAllowlist: readonly string[];
+    /** The chat providers and the SSRF-guarded HTTP client (created on first use). */
+    providers: () => OutboundProviders;
   };
 }

@@ -14,8 +14,8 @@ import {
 } from '@weft/domain';
 import { getLogger, type Logger } from '@weft/telemetry';
 import { createEncryptionCodec } from '@weft/temporal/codec';
-import { Hono } from 'hono';
-import type { AppEnv } from './app-env';
+import { Hono, type MiddlewareHandler } from 'hono';
+import type { AppEnv, OutboundProviders } from './app-env';
 import { accountsDepsFrom, type WebEnv } from './auth/web-session';
 import { handleError } from './error-handler';
 import { authenticate } from './middleware/authenticate';
@@ -23,51 +23,16 @@ import { limitBodySize } from './middleware/body-size';
 import { browserCors } from './middleware/browser-cors';
 import { jsonBody } from './middleware/json-body';
 import { requestTelemetry } from './middleware/request-telemetry';
-import { registerCreateApiKey } from './routes/api-keys/create';
-import { registerListApiKeys } from './routes/api-keys/list';
-import { registerRevokeApiKey } from './routes/api-keys/revoke';
-import { registerListAuditLogs } from './routes/audit-logs/list';
-import { registerAccountRoutes, registerPublicAuthRoutes } from './routes/auth';
 import { sameSiteOnly } from './routes/auth/shared';
-import { registerListChatConversations } from './routes/chat-conversations/list';
-import { registerListChatTemplates } from './routes/chat-templates/list';
-import { registerSyncChatTemplates } from './routes/chat-templates/sync';
-import { registerChatWebhooks } from './routes/chat-webhooks';
-import { registerCredentialRoutes } from './routes/credentials';
-import { registerDashboard } from './routes/dashboard/summary';
-import { registerDocs } from './routes/docs/docs';
-import { registerListEventTypes } from './routes/event-types/list';
-import { registerPublishEvent } from './routes/events/publish';
-import { registerCancelExecution } from './routes/executions/cancel';
-import { registerGetExecution } from './routes/executions/get';
-import { registerListExecutions } from './routes/executions/list';
-import { registerRetryExecution } from './routes/executions/retry';
-import { registerListCredentialTypes } from './routes/forms/credential-types';
-import { registerListModuleTypes } from './routes/forms/module-types';
+import { registerChatWebhooks } from './routes/chat-webhooks/receive';
 import { registerHealthz } from './routes/health/healthz';
 import { registerReadyz } from './routes/health/readyz';
 import { registerReceiveHook } from './routes/hooks/receive';
+import { authenticatedApiRoutes, publicApiRoutes } from './routes/index';
 import { registerMetrics } from './routes/metrics/get';
-import { registerModuleRoutes } from './routes/modules';
-import { registerListNodeTypes } from './routes/node-types/list';
-import { registerGetSettings } from './routes/settings/get';
-import { registerUpdateSettings } from './routes/settings/update';
-import { registerTemplateRoutes } from './routes/templates';
 import { registerCodecCors } from './routes/temporal-codec/access';
 import { registerCodecDecode } from './routes/temporal-codec/decode';
 import { registerCodecEncode } from './routes/temporal-codec/encode';
-import { registerPollPreview } from './routes/triggers/poll-preview';
-import { registerWebhookRoutes } from './routes/webhooks';
-import { registerCreateWorkflow } from './routes/workflows/create';
-import { registerDeleteWorkflow } from './routes/workflows/delete';
-import { registerExecuteWorkflow } from './routes/workflows/execute';
-import { registerGetWorkflow } from './routes/workflows/get';
-import { registerGetWorkflowVersion } from './routes/workflows/get-version';
-import { registerListWorkflows } from './routes/workflows/list';
-import { registerListWorkflowVersions } from './routes/workflows/list-versions';
-import { registerGetPollStatus } from './routes/workflows/poll-status';
-import { registerRegenerateWebhookToken } from './routes/workflows/regenerate-webhook-token';
-import { registerUpdateWorkflow } from './routes/workflows/update';
 import { answerUnmatchedRoute, refuseOtherMethodsOnFixedPaths } from './unmatched-route';
 
 export interface AppDeps {
@@ -134,40 +99,63 @@ export function createApp(deps: AppDeps): Hono {
   const logger = deps.logger ?? getLogger('api');
   const logError = deps.logError ?? ((error) => logger.error({ err: error }, 'unhandled error'));
   const onError = (error: unknown, c: Parameters<typeof handleError>[1]) => handleError(error, c, logError);
+  const shared: SharedDeps = {
+    engine: deps.engine ?? engineUnavailable,
+    secrets: deps.appKey ? createSecretBox(deps.appKey, deps.previousAppKeys) : secretsUnavailable,
+    logger,
+    onError,
+  };
 
-  const engine = deps.engine ?? engineUnavailable;
+  const app = new Hono();
+  // First: every request, whatever answers it, gets its id, its access-log line and its metrics.
+  app.use('*', requestTelemetry(logger));
+  app.onError(onError);
+  app.notFound(answerUnmatchedRoute(() => app.routes));
+  registerProbes(app, deps);
+  // The route table is read on the first request, when `app` holds every route.
+  app.route(
+    '/api/v1',
+    createApiV1(deps, shared, () => app.routes),
+  );
+  registerInboundEndpoints(app, deps, shared);
+  return app;
+}
+
+/** What the API's parts share: one engine, one secret box, one logger, one error answer. */
+interface SharedDeps {
+  engine: ExecutionEngine;
+  secrets: SecretBox;
+  logger: Logger;
+  onError: (error: unknown, c: Parameters<typeof handleError>[1]) => Response;
+}
+
+/**
+ * `/api/v1`: the OpenAPI routes (routes/index.ts) behind the shared middleware, in this order: CORS,
+ * body size, the request's context, the public routes, authentication, JSON body, the 405 of a known
+ * path, then every authenticated route.
+ */
+function createApiV1(deps: AppDeps, shared: SharedDeps, allRoutes: () => Hono['routes']) {
   const v1 = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) throw validationError(fieldsFromIssues(result.error.issues));
     },
   });
-  v1.onError(onError);
-
-  const secrets = deps.appKey ? createSecretBox(deps.appKey, deps.previousAppKeys) : secretsUnavailable;
+  v1.onError(shared.onError);
   v1.use('*', browserCors(deps.env.APP_URL));
   v1.use('*', limitBodySize(deps.env.MAX_BODY_BYTES));
-  registerDocs(v1, deps.env.APP_URL);
   const accounts = accountsDepsFrom(
     {
       db: deps.db,
-      secrets,
+      secrets: shared.secrets,
       ssrfAllowlist: deps.ssrfAllowlist ?? [],
-      logWarning: (fields, message) => logger.warn(fields, message),
+      logWarning: (fields, message) => shared.logger.warn(fields, message),
     },
     deps.env,
   );
-  v1.use('*', async (c, next) => {
-    c.set('engine', engine);
-    c.set('secrets', secrets);
-    c.set('accounts', accounts);
-    c.set('appKey', deps.appKey);
-    c.set('temporalUiUrl', deps.env.TEMPORAL_UI_URL ?? '');
-    c.set('siteUrl', deps.env.APP_URL);
-    await next();
-  });
+  v1.use('*', provideRequestContext(deps, shared, accounts));
   v1.use('/auth/*', sameSiteOnly(deps.env.APP_URL));
   v1.use('/auth/*', jsonBody);
-  registerPublicAuthRoutes(v1, deps.env.TRUST_PROXY_HOPS);
+  for (const register of publicApiRoutes) register(v1);
   v1.use(
     '*',
     authenticate({
@@ -180,73 +168,48 @@ export function createApp(deps: AppDeps): Hono {
     }),
   );
   v1.use('*', jsonBody);
-  // After the body checks, like the 405 of an unmatched route; the table is read on the first
-  // request, when `app` below holds every route.
-  v1.use(
-    '*',
-    refuseOtherMethodsOnFixedPaths(() => app.routes),
-  );
-  registerAccountRoutes(v1);
+  // After the body checks, like the 405 of an unmatched route.
+  v1.use('*', refuseOtherMethodsOnFixedPaths(allRoutes));
+  for (const register of authenticatedApiRoutes) register(v1);
+  return v1;
+}
 
-  registerListWorkflows(v1);
-  registerCreateWorkflow(v1);
-  registerGetWorkflow(v1);
-  registerGetPollStatus(v1);
-  registerListWorkflowVersions(v1);
-  registerGetWorkflowVersion(v1);
-  registerUpdateWorkflow(v1);
-  registerDeleteWorkflow(v1);
-  registerListApiKeys(v1);
-  registerCreateApiKey(v1);
-  registerRevokeApiKey(v1);
-  registerListAuditLogs(v1);
-  registerListNodeTypes(v1);
-  registerExecuteWorkflow(v1);
-  registerPublishEvent(v1);
-  registerListExecutions(v1);
-  registerGetExecution(v1);
-  registerRetryExecution(v1);
-  registerCancelExecution(v1);
-  registerRegenerateWebhookToken(v1);
-  registerGetSettings(v1);
-  registerUpdateSettings(v1);
-  registerListEventTypes(v1);
-  registerTemplateRoutes(v1);
-  registerWebhookRoutes(v1, { secrets, ssrfAllowlist: deps.ssrfAllowlist ?? [] });
-  registerCredentialRoutes(v1, { secrets });
+/** Sets what every /api/v1 handler reads from its context (AppEnv's variables, before `ctx`/`auth`). */
+function provideRequestContext(
+  deps: AppDeps,
+  shared: SharedDeps,
+  accounts: AppEnv['Variables']['accounts'],
+): MiddlewareHandler<AppEnv> {
+  const ssrfAllowlist = deps.ssrfAllowlist ?? [];
   let outboundHttp: OutboundHttpClient | undefined;
   // Created on first use: most API instances never call a provider.
-  const providers = () => {
-    outboundHttp ??= createOutboundHttpClient({ allowlist: [...(deps.ssrfAllowlist ?? [])] });
+  const providers = (): OutboundProviders => {
+    outboundHttp ??= createOutboundHttpClient({ allowlist: [...ssrfAllowlist] });
     return {
-      secrets,
+      secrets: shared.secrets,
       http: outboundHttp,
-      ssrfAllowlist: deps.ssrfAllowlist ?? [],
+      ssrfAllowlist,
       cloudBaseUrl: deps.env.CHAT_CLOUD_BASE_URL ?? 'https://graph.facebook.com',
       gatewayBaseUrl: deps.env.CHAT_GATEWAY_BASE_URL ?? 'https://api.twilio.com',
       gatewayContentBaseUrl: deps.env.CHAT_GATEWAY_CONTENT_BASE_URL ?? 'https://content.twilio.com',
     };
   };
-  registerModuleRoutes(v1, {
-    secrets,
-    check: () => {
-      const p = providers();
-      return { ...p, chatCloudBaseUrl: p.cloudBaseUrl, chatGatewayBaseUrl: p.gatewayBaseUrl };
-    },
-  });
-  registerListChatTemplates(v1);
-  registerListChatConversations(v1);
-  registerDashboard(v1);
-  registerListCredentialTypes(v1);
-  registerListModuleTypes(v1);
-  registerSyncChatTemplates(v1, providers);
-  registerPollPreview(v1, providers);
+  return async (c, next) => {
+    c.set('engine', shared.engine);
+    c.set('secrets', shared.secrets);
+    c.set('accounts', accounts);
+    c.set('appKey', deps.appKey);
+    c.set('temporalUiUrl', deps.env.TEMPORAL_UI_URL ?? '');
+    c.set('siteUrl', deps.env.APP_URL);
+    c.set('trustedProxyHops', deps.env.TRUST_PROXY_HOPS);
+    c.set('ssrfAllowlist', ssrfAllowlist);
+    c.set('providers', providers);
+    await next();
+  };
+}
 
-  const app = new Hono();
-  // First: every request, whatever answers it, gets its id, its access-log line and its metrics.
-  app.use('*', requestTelemetry(logger));
-  app.onError(onError);
-  app.notFound(answerUnmatchedRoute(() => app.routes));
+/** `/healthz`, `/metrics`, `/readyz`: for orchestrators and scrapers, outside the API's contract. */
+function registerProbes(app: Hono, deps: AppDeps) {
   registerHealthz(app);
   registerMetrics(app, { token: deps.env.METRICS_TOKEN, trustedProxyHops: deps.env.TRUST_PROXY_HOPS });
   registerReadyz(app, {
@@ -254,7 +217,13 @@ export function createApp(deps: AppDeps): Hono {
     temporal: deps.temporalReady,
     worker: deps.workerState,
   });
-  app.route('/api/v1', v1);
+}
+
+/**
+ * Endpoints outside /api/v1 that authenticate their callers their own way: the Temporal UI's codec
+ * (its token), the chat providers' webhooks (their signatures), inbound hooks (the URL's token).
+ */
+function registerInboundEndpoints(app: Hono, deps: AppDeps, shared: SharedDeps) {
   if (deps.appKey && deps.env.TEMPORAL_UI_URL) {
     const codecDeps = {
       codec: createEncryptionCodec(deps.appKey, deps.previousAppKeys),
@@ -270,18 +239,17 @@ export function createApp(deps: AppDeps): Hono {
   registerChatWebhooks(app, {
     siteUrl: deps.env.APP_URL,
     db: deps.db,
-    engine,
-    secrets,
+    engine: shared.engine,
+    secrets: shared.secrets,
     maxBodyBytes: deps.env.MAX_BODY_BYTES,
-    logger,
+    logger: shared.logger,
   });
   registerReceiveHook(app, {
     db: deps.db,
-    engine,
-    secrets,
+    engine: shared.engine,
+    secrets: shared.secrets,
     maxBodyBytes: deps.env.MAX_BODY_BYTES,
     ratePerMinute: deps.env.HOOK_RATE_LIMIT ?? DEFAULT_HOOK_RATE_LIMIT,
     trustedProxyHops: deps.env.TRUST_PROXY_HOPS,
   });
-  return app;
 }

@@ -25,10 +25,10 @@ const route = createRoute({
   },
 });
 
-export function registerAcceptInvitation(app: OpenAPIHono<AppEnv>, trustedProxyHops: number) {
+export function registerAcceptInvitation(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const accounts = c.get('accounts');
-    const origin = requestOrigin(c, trustedProxyHops);
+    const origin = requestOrigin(c);
     await admitAuthRequest(accounts.db, 'invitation', origin.ipAddress ?? 'unknown');
     const accepted = await acceptInvitation(
       accounts,

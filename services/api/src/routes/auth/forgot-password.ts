@@ -25,10 +25,10 @@ const route = createRoute({
   },
 });
 
-export function registerForgotPassword(app: OpenAPIHono<AppEnv>, trustedProxyHops: number) {
+export function registerForgotPassword(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const accounts = c.get('accounts');
-    const origin = requestOrigin(c, trustedProxyHops);
+    const origin = requestOrigin(c);
     const input = c.req.valid('json');
     await admitAuthRequest(accounts.db, 'forgot-password', origin.ipAddress ?? 'unknown');
     await checkCaptcha(accounts.captcha, input.captcha_token, origin.ipAddress);

@@ -21,10 +21,10 @@ const route = createRoute({
   },
 });
 
-export function registerLogin(app: OpenAPIHono<AppEnv>, trustedProxyHops: number) {
+export function registerLogin(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const accounts = c.get('accounts');
-    const origin = requestOrigin(c, trustedProxyHops);
+    const origin = requestOrigin(c);
     const input = c.req.valid('json');
     await admitAuthRequest(accounts.db, 'login', origin.ipAddress ?? 'unknown');
     await checkCaptcha(accounts.captcha, input.captcha_token, origin.ipAddress);

@@ -21,10 +21,10 @@ const route = createRoute({
   },
 });
 
-export function registerRegister(app: OpenAPIHono<AppEnv>, trustedProxyHops: number) {
+export function registerRegister(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const accounts = c.get('accounts');
-    const origin = requestOrigin(c, trustedProxyHops);
+    const origin = requestOrigin(c);
     const input = c.req.valid('json');
     await admitAuthRequest(accounts.db, 'register', origin.ipAddress ?? 'unknown');
     await checkCaptcha(accounts.captcha, input.captcha_token, origin.ipAddress);

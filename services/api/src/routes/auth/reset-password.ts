@@ -19,10 +19,10 @@ const route = createRoute({
   },
 });
 
-export function registerResetPassword(app: OpenAPIHono<AppEnv>, trustedProxyHops: number) {
+export function registerResetPassword(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const accounts = c.get('accounts');
-    const origin = requestOrigin(c, trustedProxyHops);
+    const origin = requestOrigin(c);
     await admitAuthRequest(accounts.db, 'reset-password', origin.ipAddress ?? 'unknown');
     await resetPassword(accounts, c.req.valid('json'), origin);
     return c.json({ message: 'Your password was changed; sign in with it.' }, 200);

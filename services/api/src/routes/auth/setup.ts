@@ -20,13 +20,9 @@ const route = createRoute({
 });
 
 /** Exempt from CSRF (no session exists yet, and none can: it is closed once a user exists). */
-export function registerInstall(app: OpenAPIHono<AppEnv>, trustedProxyHops: number) {
+export function registerInstall(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const { session } = await install(
-      c.get('accounts'),
-      c.req.valid('json'),
-      requestOrigin(c, trustedProxyHops),
-    );
+    const { session } = await install(c.get('accounts'), c.req.valid('json'), requestOrigin(c));
     return answerSession(c, session, false, 201);
   });
 }

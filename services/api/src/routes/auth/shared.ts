@@ -21,8 +21,8 @@ export const noCredentials: Record<string, string[]>[] = [];
 export const Message = z.object({ message: z.string() }).openapi('Message');
 
 /** Who is asking, for the audit trail and the per-IP limits. */
-export function requestOrigin(c: Context<AppEnv>, trustedProxyHops: number): RequestOrigin {
-  return { ipAddress: clientIp(c, trustedProxyHops), userAgent: c.req.header('user-agent') };
+export function requestOrigin(c: Context<AppEnv>): RequestOrigin {
+  return { ipAddress: clientIp(c, c.get('trustedProxyHops')), userAgent: c.req.header('user-agent') };
 }
 
 /** Sets the new session's cookie (the old id is never reused) and answers its CSRF token. */

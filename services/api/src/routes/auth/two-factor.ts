@@ -30,10 +30,10 @@ const route = createRoute({
   },
 });
 
-export function registerLoginTwoFactor(app: OpenAPIHono<AppEnv>, trustedProxyHops: number) {
+export function registerLoginTwoFactor(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const accounts = c.get('accounts');
-    const origin = requestOrigin(c, trustedProxyHops);
+    const origin = requestOrigin(c);
     await admitAuthRequest(accounts.db, 'two-factor', origin.ipAddress ?? 'unknown');
     const token = sessionToken(c);
     const pending = token

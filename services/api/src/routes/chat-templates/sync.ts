@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { type ChatProviderDeps, type SecretBox, syncChatTemplates } from '@weft/domain';
+import { syncChatTemplates } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, jsonContent, security } from '../../openapi-schemas';
@@ -16,12 +16,9 @@ const route = createRoute({
   responses: { 200: jsonContent(ChatTemplateList, 'Templates now'), ...errorResponses(404, 409, 422) },
 });
 
-export function registerSyncChatTemplates(
-  app: OpenAPIHono<AppEnv>,
-  deps: () => ChatProviderDeps & { secrets: SecretBox },
-) {
+export function registerSyncChatTemplates(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const ctx = c.get('ctx');
-    return c.json({ data: await syncChatTemplates(ctx.db, deps(), ctx.organizationId) }, 200);
+    return c.json({ data: await syncChatTemplates(ctx.db, c.get('providers')(), ctx.organizationId) }, 200);
   });
 }

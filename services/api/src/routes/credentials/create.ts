@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { type CredentialDeps, CredentialInput, createCredential } from '@weft/domain';
+import { CredentialInput, createCredential } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { idempotent } from '../../middleware/idempotency';
 import { requirePermission } from '../../middleware/require-permission';
@@ -21,10 +21,14 @@ const route = createRoute({
   responses: { 201: jsonContent(Credential, 'The credential, secrets masked'), ...errorResponses(409, 422) },
 });
 
-export function registerCreateCredential(app: OpenAPIHono<AppEnv>, deps: CredentialDeps) {
+export function registerCreateCredential(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const input = c.req.valid('json') as CredentialInput;
-    const credential = await createCredential({ ctx: c.get('ctx'), input, deps });
+    const credential = await createCredential({
+      ctx: c.get('ctx'),
+      input,
+      deps: { secrets: c.get('secrets') },
+    });
     return c.json(credential, 201);
   });
 }

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { type CredentialDeps, CredentialUpdateInput, updateCredential } from '@weft/domain';
+import { CredentialUpdateInput, updateCredential } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, IdParam, jsonContent, security } from '../../openapi-schemas';
@@ -23,12 +23,12 @@ const route = createRoute({
   },
 });
 
-export function registerUpdateCredential(app: OpenAPIHono<AppEnv>, deps: CredentialDeps) {
+export function registerUpdateCredential(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const credential = await updateCredential({
       ctx: c.get('ctx'),
       input: { id: c.req.valid('param').id, credential: c.req.valid('json') as CredentialUpdateInput },
-      deps,
+      deps: { secrets: c.get('secrets') },
     });
     return c.json(credential, 200);
   });

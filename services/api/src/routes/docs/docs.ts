@@ -22,7 +22,7 @@ const AudienceQuery = z.object({ audience: z.enum(OPENAPI_AUDIENCES).default('ap
  * GET /api/v1/openapi.json (OpenAPI 3.1, generated from the route schemas) and an interactive
  * reference at /api/v1/docs, served from the local swagger-ui-dist package (no CDN needed).
  */
-export function registerDocs(app: OpenAPIHono<AppEnv>, appUrl: string) {
+export function registerDocs(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKey', {
     type: 'apiKey',
     in: 'header',
@@ -52,7 +52,6 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, appUrl: string) {
     name: 'X-CSRF-Token',
     description: "The session's CSRF token (from sign-in or GET /me), on every write made with a session.",
   });
-  const servers = [{ url: `${appUrl.replace(/\/$/, '')}/api/v1` }];
   const descriptions: Record<OpenApiAudience, string> = {
     api:
       'REST API v1 of Weft, for API clients. Authenticate with an API key as `Authorization: Bearer <key>` ' +
@@ -68,9 +67,10 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, appUrl: string) {
    * completed with the rules the shared middleware enforces (openapi-contract.ts).
    */
   const documents = new Map<OpenApiAudience, Record<string, unknown>>();
-  const openApiDocument = (audience: OpenApiAudience) => {
+  const openApiDocument = (audience: OpenApiAudience, appUrl: string) => {
     let document = documents.get(audience);
     if (!document) {
+      const servers = [{ url: `${appUrl.replace(/\/$/, '')}/api/v1` }];
       const info = { title: 'Weft API', version: '1.0.0', description: descriptions[audience] };
       const generated = app.getOpenAPI31Document({ openapi: '3.1.0', info, servers });
       document = completeOpenApiDocument(generated as unknown as Record<string, unknown>);
@@ -82,7 +82,7 @@ export function registerDocs(app: OpenAPIHono<AppEnv>, appUrl: string) {
   app.get('/openapi.json', (c) => {
     const query = AudienceQuery.safeParse(c.req.query());
     if (!query.success) throw validationError(fieldsFromIssues(query.error.issues));
-    return c.json(openApiDocument(query.data.audience));
+    return c.json(openApiDocument(query.data.audience, c.get('siteUrl')));
   });
   app.get('/docs', (c) =>
     c.html(`<!doctype html>

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { type ModuleDeps, putModule } from '@weft/domain';
+import { putModule } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, jsonContent, security } from '../../openapi-schemas';
@@ -20,12 +20,12 @@ const route = createRoute({
   responses: { 200: jsonContent(ModuleResource, 'The module, secrets masked'), ...errorResponses(404, 422) },
 });
 
-export function registerPutModule(app: OpenAPIHono<AppEnv>, deps: ModuleDeps) {
+export function registerPutModule(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const module = await putModule({
       ctx: c.get('ctx'),
       input: { module: moduleOf(c.req.valid('param').name), config: c.req.valid('json') },
-      deps,
+      deps: { secrets: c.get('secrets') },
     });
     return c.json(module, 200);
   });

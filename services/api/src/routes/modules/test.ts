@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { checkModule, type ModuleCheckDeps } from '@weft/domain';
+import { checkModule } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, jsonContent, security } from '../../openapi-schemas';
@@ -28,12 +28,17 @@ const route = createRoute({
   responses: { 200: jsonContent(ModuleCheckResult, 'What the provider said'), ...errorResponses(404) },
 });
 
-export function registerTestModule(app: OpenAPIHono<AppEnv>, deps: () => ModuleCheckDeps) {
+export function registerTestModule(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
+    const providers = c.get('providers')();
     const result = await checkModule({
       ctx: c.get('ctx'),
       input: { module: moduleOf(c.req.valid('param').name) },
-      deps: deps(),
+      deps: {
+        ...providers,
+        chatCloudBaseUrl: providers.cloudBaseUrl,
+        chatGatewayBaseUrl: providers.gatewayBaseUrl,
+      },
     });
     return c.json(result, 200);
   });

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { type OutboundHttpClient, previewPoll, type SecretBox } from '@weft/domain';
+import { previewPoll } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, jsonContent, security } from '../../openapi-schemas';
@@ -39,13 +39,10 @@ const route = createRoute({
   responses: { 200: jsonContent(PollPreview, 'What one poll finds'), ...errorResponses(422) },
 });
 
-export function registerPollPreview(
-  app: OpenAPIHono<AppEnv>,
-  deps: () => { http: OutboundHttpClient; secrets: SecretBox },
-) {
+export function registerPollPreview(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const ctx = c.get('ctx');
-    const { http, secrets } = deps();
+    const { http, secrets } = c.get('providers')();
     const preview = await previewPoll(
       { db: ctx.db, http, secrets },
       ctx.organizationId,

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { createWebhook, type WebhookDeps, WebhookInput } from '@weft/domain';
+import { createWebhook, WebhookInput } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { idempotent } from '../../middleware/idempotency';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, IdempotencyHeader, jsonContent, security } from '../../openapi-schemas';
-import { CreatedWebhook } from './schemas';
+import { CreatedWebhook, webhookDeps } from './schemas';
 
 const route = createRoute({
   method: 'post',
@@ -21,9 +21,13 @@ const route = createRoute({
   responses: { 201: jsonContent(CreatedWebhook, 'The webhook, with its secret'), ...errorResponses(422) },
 });
 
-export function registerCreateWebhook(app: OpenAPIHono<AppEnv>, deps: WebhookDeps) {
+export function registerCreateWebhook(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
-    const webhook = await createWebhook({ ctx: c.get('ctx'), input: c.req.valid('json'), deps });
+    const webhook = await createWebhook({
+      ctx: c.get('ctx'),
+      input: c.req.valid('json'),
+      deps: webhookDeps(c),
+    });
     return c.json(webhook, 201);
   });
 }

@@ -1,5 +1,7 @@
 import { z } from '@hono/zod-openapi';
-import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '@weft/domain';
+import { DELIVERY_STATUSES, WEBHOOK_EVENTS, type WebhookDeps } from '@weft/domain';
+import type { Context } from 'hono';
+import type { AppEnv } from '../../app-env';
 
 const fields = {
   id: z.string(),
@@ -45,3 +47,8 @@ export const Delivery = z
     updated_at: z.string(),
   })
   .openapi('WebhookDelivery');
+
+/** What the webhook verbs need from the request's context: the secret box and the SSRF allowlist. */
+export function webhookDeps(c: Context<AppEnv>): WebhookDeps {
+  return { secrets: c.get('secrets'), ssrfAllowlist: c.get('ssrfAllowlist') };
+}

@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { updateWebhook, type WebhookDeps, WebhookInput } from '@weft/domain';
+import { updateWebhook, WebhookInput } from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { errorResponses, IdParam, jsonContent, security } from '../../openapi-schemas';
-import { Webhook } from './schemas';
+import { Webhook, webhookDeps } from './schemas';
 
 const route = createRoute({
   method: 'put',
@@ -20,12 +20,12 @@ const route = createRoute({
   responses: { 200: jsonContent(Webhook, 'The webhook'), ...errorResponses(404, 422) },
 });
 
-export function registerUpdateWebhook(app: OpenAPIHono<AppEnv>, deps: WebhookDeps) {
+export function registerUpdateWebhook(app: OpenAPIHono<AppEnv>) {
   app.openapi(route, async (c) => {
     const webhook = await updateWebhook({
       ctx: c.get('ctx'),
       input: { id: c.req.valid('param').id, webhook: c.req.valid('json') },
-      deps,
+      deps: webhookDeps(c),
     });
     return c.json(webhook, 200);
   });
