@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { ClusterBinariesEnv, childProcessEnv, loadProcessEnv } from '@weft/config';
 import type { TemporalConnectionOptions } from './connection';
 import { spawnTemporalServer, type TemporalServerProcess } from './server-process';
 
@@ -42,7 +43,10 @@ export interface ClusterBinaries {
  * scripts/build-temporal-server.sh builds into .tools (it needs a Go toolchain, which the dev-server
  * path does not). Undefined when neither exists.
  */
-export function findClusterBinaries(projectRoot: string, env = process.env): ClusterBinaries | undefined {
+export function findClusterBinaries(
+  projectRoot: string,
+  env = loadProcessEnv(ClusterBinariesEnv),
+): ClusterBinaries | undefined {
   const dir = path.join(projectRoot, '.tools', 'temporal-server', TEMPORAL_SERVER_VERSION, 'bin');
   const server = env.TEMPORAL_SERVER_BIN ?? path.join(dir, 'temporal-server');
   const sqlTool = env.TEMPORAL_SQL_TOOL ?? path.join(dir, 'temporal-sql-tool');
@@ -55,7 +59,7 @@ export async function ensureClusterBinaries(projectRoot: string): Promise<Cluste
   if (found) return found;
   const script = path.join(projectRoot, 'scripts', 'build-temporal-server.sh');
   try {
-    await run(script, [], { env: { ...process.env, TEMPORAL_SERVER_VERSION }, maxBuffer: 64 * 1024 * 1024 });
+    await run(script, [], { env: childProcessEnv({ TEMPORAL_SERVER_VERSION }), maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
     const stderr = String((error as { stderr?: string }).stderr ?? error)
       .trim()
@@ -98,7 +102,7 @@ export async function applyClusterSchema(
       '--db',
       target.database,
     ];
-    const env = { ...process.env, SQL_PASSWORD: db.password };
+    const env = childProcessEnv({ SQL_PASSWORD: db.password });
     const tool = (args: string[]) => run(sqlTool, [...base, ...args], { env, maxBuffer: 16 * 1024 * 1024 });
     await tool(['create-database']).catch((error: { stderr?: string }) => {
       if (!/already exists/i.test(String(error.stderr ?? error))) throw error;
@@ -216,7 +220,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   await applyClusterSchema(options.binaries.sqlTool, options.db, options.log);
   const address = `127.0.0.1:${options.port}`;
   const env: Record<string, string> = {
-    ...(process.env as Record<string, string>),
+    ...childProcessEnv(),
     ...CLUSTER_SERVER_SETTINGS,
     POSTGRES_SEEDS: options.db.host,
     DB_PORT: String(options.db.port),

@@ -1,9 +1,7 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import type { Sinks } from '@temporalio/workflow';
 
-/** Names shared by the API (which starts workflows), the worker and the dev server. Public: stable. */
-export const DEFAULT_TASK_QUEUE = 'weft';
-
+/** Search attributes shared by the API (which starts workflows), the worker and the dev server. Public: stable. */
 export const SEARCH_ATTRIBUTES = {
   organizationId: defineSearchAttributeKey('WeftOrgId', SearchAttributeType.KEYWORD),
   workflowId: defineSearchAttributeKey('WeftWorkflowId', SearchAttributeType.KEYWORD),

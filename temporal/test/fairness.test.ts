@@ -38,7 +38,7 @@ it("one organization's flood of executions does not hold up another organization
   const flooded = (await flood.json()) as { workflows_triggered: number; execution_ids: string[] };
   expect(flooded.workflows_triggered).toBe(FLOOD);
   // The flood reaches Temporal's task queue first: its dispatcher workflow ends once it has started
-  // every execution (temporal/engine.ts names it after the first one).
+  // every execution (temporal/temporal-engine.ts names it after the first one).
   await h.client.workflow.getHandle(`dispatch-${flooded.execution_ids[0]}`).result();
 
   const t0 = Date.now();

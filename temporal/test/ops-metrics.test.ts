@@ -6,8 +6,8 @@ import { metrics, startMetricsServer, watchDatabasePool } from '@weft/telemetry'
 import { createTestDatabase, type TestDatabase } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScheduleActivities } from '../activities/schedules';
-import { createTemporalEngine } from '../engine';
 import { refreshTaskQueueBacklog } from '../task-queue-metrics';
+import { createTemporalEngine } from '../temporal-engine';
 import { createStack, type Stack } from './support';
 
 // The metrics on-call misses (docs/alerts.md), each moved by its real code path and read back

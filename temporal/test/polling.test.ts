@@ -5,8 +5,8 @@ import {
   pollWorkflow,
   pruneExpiredRows,
 } from '@weft/domain';
-import { createTemporalEngine } from '@weft/temporal/engine';
 import { triggerScheduleId } from '@weft/temporal/schedules';
+import { createTemporalEngine } from '@weft/temporal/temporal-engine';
 import { createEngineHarness, type EngineHarness } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

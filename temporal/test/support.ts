@@ -16,7 +16,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createApp } from '@weft/api';
 
 import { createEncryptionCodec } from '@weft/temporal/codec';
-import { createTemporalEngine } from '@weft/temporal/engine';
+import { createTemporalEngine } from '@weft/temporal/temporal-engine';
 import {
   createOrgWithKey,
   createTestDatabase,
@@ -200,7 +200,7 @@ export interface Stack {
 
 /**
  * A fresh database, a Temporal dev server and the API app in process (wired as in
- * packages/testing/src/engine.ts), with no worker: tests start worker processes themselves.
+ * packages/testing/src/engine-harness.ts), with no worker: tests start worker processes themselves.
  */
 export async function createStack(
   options: {

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createWorkflow, sweepUnstartedDeliveries, WorkflowInput } from '@weft/domain';
-import { createTemporalEngine } from '@weft/temporal/engine';
+import { createTemporalEngine } from '@weft/temporal/temporal-engine';
 import { createEngineHarness, type EngineHarness } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

@@ -250,6 +250,8 @@ const ApiEnvObject = z.object({
    * supervisor records whether the worker process runs; /readyz reports that as `checks.worker`.
    */
   WEFT_RUN_STATE_FILE: optionalString,
+  /** Where the built web app is (adapter-node's output); default web/build of this checkout. */
+  WEB_BUILD_DIR: optionalString,
   ...logging,
 });
 export const ApiEnv = ApiEnvObject.superRefine(checkTemporalConnection);
@@ -349,6 +351,40 @@ function withDatabasePasswords(source: Source): { source: Source; problems: stri
   }
   return { source: joined, problems };
 }
+
+/**
+ * This process's environment parsed by `schema` (the entry points' one read of it; Biome's
+ * style/noProcessEnv keeps every other module off process.env).
+ */
+export function loadProcessEnv<S extends z.ZodType>(schema: S): z.infer<S> {
+  return loadEnv(schema, process.env);
+}
+
+/** What a child process is started with: this process's environment (PATH and all) plus `extra`. */
+export function childProcessEnv(extra: Source = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ ...process.env, ...extra }))
+    if (value !== undefined) env[name] = value;
+  return env;
+}
+
+/** Where `weft up --temporal cluster` and the cluster tests find temporal-server (temporal/cluster.ts). */
+export const ClusterBinariesEnv = z.object({
+  TEMPORAL_SERVER_BIN: optionalString,
+  TEMPORAL_SQL_TOOL: optionalString,
+});
+
+/** Knobs of `weft bench` (services/cli/src/bench): profiles and the browser it drives. */
+export const BenchEnv = z.object({
+  /** `weft bench editor`: write the browser's CPU profile of the last run to this file. */
+  WEFT_BENCH_BROWSER_PROFILE: optionalString,
+  /** `weft bench editor`: print the last run's timeline. */
+  WEFT_BENCH_TIMELINE: optionalString,
+  /** `weft bench engine`: the directory the service processes write their CPU profiles to. */
+  WEFT_BENCH_CPU_PROF: optionalString,
+  /** The Chromium the web benches drive; otherwise /usr/bin/chromium. */
+  CHROMIUM_PATH: optionalString,
+});
 
 /** Parses an environment once; throws an EnvError that lists every bad variable. */
 export function loadEnv<S extends z.ZodType>(schema: S, source: Source): z.infer<S> {

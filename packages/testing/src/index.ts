@@ -1,7 +1,7 @@
 export * from './api';
 export * from './canaries';
 export * from './database';
-export * from './engine';
+export * from './engine-harness';
 export { freePort } from './global-setup';
 export * from './requests';
 export * from './temporal';

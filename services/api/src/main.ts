@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { ApiEnv, loadEnv, WorkerEnv } from '@weft/config';
+import { ApiEnv, loadProcessEnv, WorkerEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
 import { createSecretBox, keyRingStartRefusal, parseAllowlist, readSupervisedWorker } from '@weft/domain';
 import {
@@ -10,7 +10,7 @@ import {
 } from '@weft/telemetry';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { temporalConnectionOptions } from '@weft/temporal/connection';
-import { createTemporalEngine, type TemporalEngine } from '@weft/temporal/engine';
+import { createTemporalEngine, type TemporalEngine } from '@weft/temporal/temporal-engine';
 import { startWorkerRuntime } from '@weft/worker/run-worker';
 import { createApp } from './app';
 import { captchaSettings } from './auth/web-session';
@@ -18,7 +18,7 @@ import { createHttpServer } from './server';
 import { loadWebHandler } from './web-handler';
 import { captchaCspSources } from './web-security-headers';
 
-const env = loadEnv(ApiEnv, process.env);
+const env = loadProcessEnv(ApiEnv);
 const logger = configureLogging({ level: env.LOG_LEVEL });
 // Whatever still writes to the console (libraries) comes out as JSON lines at its level too.
 routeConsoleToLogger(logger);
@@ -46,10 +46,7 @@ if (env.RUN_WORKER) {
   // One process for API and worker: executions start eagerly on the worker in this process.
   const { TEMPORAL_ADDRESS } = env;
   if (!TEMPORAL_ADDRESS) throw new Error('TEMPORAL_ADDRESS is required with RUN_WORKER (weft up sets it).');
-  const runtime = await startWorkerRuntime(
-    { ...loadEnv(WorkerEnv, process.env), TEMPORAL_ADDRESS },
-    database.db,
-  );
+  const runtime = await startWorkerRuntime({ ...loadProcessEnv(WorkerEnv), TEMPORAL_ADDRESS }, database.db);
   engine = runtime.engine;
   // A worker that fails takes the process down, as a worker process would: `weft up` (or the
   // orchestrator) then sees it, instead of an API that accepts executions nothing runs.
@@ -96,7 +93,7 @@ const app = createApp({
   // `weft up` in the split layout: its supervisor knows at once when the worker process is down.
   workerState: env.WEFT_RUN_STATE_FILE ? readSupervisedWorker.bind(null, env.WEFT_RUN_STATE_FILE) : undefined,
 });
-const web = await loadWebHandler();
+const web = await loadWebHandler(env.WEB_BUILD_DIR);
 if (!web)
   logger.warn({ component: 'api' }, 'web/build is missing: the web app is not served (weft up builds it)');
 const server = createHttpServer(app, web, captchaCspSources(captchaSettings(env)));

@@ -11,9 +11,7 @@ export const WEB_BUILD_DIR = path.resolve(path.dirname(fileURLToPath(import.meta
  * server next to the API. Undefined when the app has not been built (the server then answers a
  * short page that says so).
  */
-export async function loadWebHandler(
-  dir = process.env.WEB_BUILD_DIR ?? WEB_BUILD_DIR,
-): Promise<RequestListener | undefined> {
+export async function loadWebHandler(dir = WEB_BUILD_DIR): Promise<RequestListener | undefined> {
   const file = path.join(dir, 'handler.js');
   if (!existsSync(file)) return undefined;
   const module = (await import(pathToFileURL(file).href)) as { handler: RequestListener };

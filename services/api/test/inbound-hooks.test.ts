@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createApp } from '@weft/api';
 import { createApiKey } from '@weft/domain';
-import { createTemporalEngine } from '@weft/temporal/engine';
+import { createTemporalEngine } from '@weft/temporal/temporal-engine';
 import { createEngineHarness, type EngineHarness } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, readJson, waitForRoomInMinute } from './helpers';

@@ -1,6 +1,7 @@
 import { type ChildProcess, type StdioOptions, spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { childProcessEnv } from '@weft/config';
 import { PROJECT_ROOT } from './project';
 
 /**
@@ -48,7 +49,7 @@ export function spawnService(
   }
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', entry], {
     cwd: PROJECT_ROOT,
-    env: { ...process.env, ...env },
+    env: childProcessEnv(env),
     stdio,
     detached: true,
   });

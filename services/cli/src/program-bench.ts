@@ -42,7 +42,7 @@ export function addBenchCommands(program: Command): void {
     .option('--temporal-pid <pid>', "that server's process id (for its CPU)", positiveInt)
     .addOption(jsonOption())
     .action(async (o) => {
-      const { benchEngineCommand } = await import('./bench/engine');
+      const { benchEngineCommand } = await import('./bench/engine-throughput');
       await benchEngineCommand({
         executions: o.executions,
         concurrency: o.concurrency,

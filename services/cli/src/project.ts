@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CliEnv, loadEnv } from '@weft/config';
+import { CliEnv, loadProcessEnv } from '@weft/config';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -10,7 +10,7 @@ export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 export function loadCliEnv(file = path.join(PROJECT_ROOT, '.env')): CliEnv {
   // Node's own parser: no `$` expansion (a bcrypt hash stays intact); quoted values may hold `#`.
   if (existsSync(file)) process.loadEnvFile(file);
-  return loadEnv(CliEnv, process.env);
+  return loadProcessEnv(CliEnv);
 }
 
 /** Secrets of the embedded database derive from APP_KEY, so no second secret has to be kept. */

@@ -1,4 +1,4 @@
-import { loadEnv, WorkerEnv } from '@weft/config';
+import { loadProcessEnv, WorkerEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
 import { createSecretBox, keyRingStartRefusal } from '@weft/domain';
 import {
@@ -11,7 +11,7 @@ import {
 } from '@weft/telemetry';
 import { startWorkerRuntime } from './run-worker';
 
-const env = loadEnv(WorkerEnv, process.env);
+const env = loadProcessEnv(WorkerEnv);
 const logger = configureLogging({ level: env.LOG_LEVEL });
 // Whatever still writes to the console (libraries) comes out as JSON lines at its level too.
 routeConsoleToLogger(logger);

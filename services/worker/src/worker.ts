@@ -6,9 +6,9 @@ import { createOutboundHttpClient, createSecretBox } from '@weft/domain';
 import { createActivities } from '@weft/temporal/activities';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import type { TemporalConnectionOptions } from '@weft/temporal/connection';
-import { createTemporalEngine } from '@weft/temporal/engine';
 import { reconcileTriggerSchedules } from '@weft/temporal/schedules';
 import { createMetricsSinks } from '@weft/temporal/sinks';
+import { createTemporalEngine } from '@weft/temporal/temporal-engine';
 
 export interface WorkerOptions {
   /** From temporalConnectionOptions (TLS, API key), or `{ address }` for a local plaintext server. */

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { openCredentialSecrets } from '../credentials/store';
 import type { SecretBox } from '../encryption';
 import { AppError } from '../errors';
-import type { ExecutionEngine } from '../executions/engine';
+import type { ExecutionEngine } from '../executions/execution-engine';
 import { recordDeliveryStatus } from '../outbox/message-outbox';
 import { validGatewaySignature } from './gateway-signature';
 import { type ChatReceipt, recordInboundMessage } from './receive';

@@ -7,7 +7,7 @@ import { openCredentialSecrets } from '../credentials/store';
 import type { SecretBox } from '../encryption';
 import { AppError } from '../errors';
 import { publishEvent } from '../events/publish';
-import type { ExecutionEngine } from '../executions/engine';
+import type { ExecutionEngine } from '../executions/execution-engine';
 import { recordDeliveryStatus } from '../outbox/message-outbox';
 import { CHAT_WINDOW_MS } from './window';
 

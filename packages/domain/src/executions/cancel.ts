@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { VerbArgs } from '../context';
 import { AppError, notFound } from '../errors';
 import { isUuid } from '../text';
-import type { ExecutionEngine } from './engine';
+import type { ExecutionEngine } from './execution-engine';
 
 const CANCELLABLE = new Set(['pending', 'running', 'waiting', 'failed']);
 

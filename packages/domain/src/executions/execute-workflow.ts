@@ -4,7 +4,7 @@ import type { VerbArgs } from '../context';
 import { notFound } from '../errors';
 import { isUuid } from '../text';
 import { presentWorkflow } from '../workflows/present';
-import type { ExecutionEngine } from './engine';
+import type { ExecutionEngine } from './execution-engine';
 import { prepareExecutions } from './prepare';
 
 /**

@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { VerbArgs } from '../context';
 import { AppError, notFound } from '../errors';
 import { isUuid } from '../text';
-import type { ExecutionEngine } from './engine';
+import type { ExecutionEngine } from './execution-engine';
 
 /**
  * POST /executions/{id}/retry: only a `failed` execution (else 409). The same execution resumes

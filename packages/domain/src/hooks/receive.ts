@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { SecretBox } from '../encryption';
 import { AppError, validationError } from '../errors';
 import { publishEvent } from '../events/publish';
-import type { ExecutionEngine } from '../executions/engine';
+import type { ExecutionEngine } from '../executions/execution-engine';
 import { decodeUtf8Body, findUnsafeJsonValue } from '../json-safety';
 import { verifyWebhookSignature } from '../webhooks/signing';
 import { openHookSecret } from '../workflows/hook-secret';

@@ -1,7 +1,7 @@
 import { TEMPLATE_REFERENCE } from '@weft/templates';
 import type { VerbArgs } from '../context';
 import type { SecretBox } from '../encryption';
-import type { ExecutionEngine } from '../executions/engine';
+import type { ExecutionEngine } from '../executions/execution-engine';
 import { createWorkflow } from '../workflows/create';
 import { getTemplate, templateWorkflowInput } from './catalog';
 

@@ -4,7 +4,7 @@ import { credentialHeaders, HTTP_AUTH_CREDENTIAL_TYPES } from '@weft/nodes';
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
 import { CredentialUnusableError, openCredential } from '../credentials/use';
 import type { SecretBox } from '../encryption';
-import type { ExecutionEngine } from '../executions/engine';
+import type { ExecutionEngine } from '../executions/execution-engine';
 import { prepareExecutions } from '../executions/prepare';
 import type { OutboundHttpClient } from '../outbound-http/client';
 import { OutboundHttpError } from '../outbound-http/errors';

@@ -1,7 +1,7 @@
 import { type Database, schema, withTenant } from '@weft/db';
 import { and, eq } from 'drizzle-orm';
 import { publishEvent } from '../events/publish';
-import type { ExecutionEngine } from '../executions/engine';
+import type { ExecutionEngine } from '../executions/execution-engine';
 import { prepareExecutions } from '../executions/prepare';
 import { presentWorkflow } from '../workflows/present';
 import { nameBasedUuid } from './name-based-uuid';

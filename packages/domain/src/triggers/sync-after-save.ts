@@ -1,4 +1,4 @@
-import type { ExecutionEngine } from '../executions/engine';
+import type { ExecutionEngine } from '../executions/execution-engine';
 import { isTimedTrigger } from './timed-workflow';
 
 interface SavedWorkflow {

@@ -1,7 +1,7 @@
 import { schema, type Tx } from '@weft/db';
 import { and, eq, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
-import type { ExecutionEngine } from '../executions/engine';
+import type { ExecutionEngine } from '../executions/execution-engine';
 import type { WebhookEvent } from './events';
 
 /** Starts delivery workflows; only this part of the engine is needed here. */

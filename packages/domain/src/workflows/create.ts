@@ -3,7 +3,7 @@ import { recordAudit } from '../audit-logs/record';
 import type { VerbArgs } from '../context';
 import { assertCredentialReferences } from '../credentials/references';
 import type { SecretBox } from '../encryption';
-import type { ExecutionEngine } from '../executions/engine';
+import type { ExecutionEngine } from '../executions/execution-engine';
 import { generateHookToken } from '../hooks/token';
 import { syncTriggersAfterSave } from '../triggers/sync-after-save';
 import { startWebhookDeliveries } from '../webhooks/outbox';

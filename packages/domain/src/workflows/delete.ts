@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { recordAudit } from '../audit-logs/record';
 import type { VerbArgs } from '../context';
 import { notFound } from '../errors';
-import type { ExecutionEngine } from '../executions/engine';
+import type { ExecutionEngine } from '../executions/execution-engine';
 import { isUuid } from '../text';
 import { removeTriggersAfterDelete } from '../triggers/sync-after-save';
 import { startWebhookDeliveries } from '../webhooks/outbox';

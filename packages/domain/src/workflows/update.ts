@@ -5,7 +5,7 @@ import type { VerbArgs } from '../context';
 import { assertCredentialReferences } from '../credentials/references';
 import type { SecretBox } from '../encryption';
 import { AppError, notFound } from '../errors';
-import type { ExecutionEngine } from '../executions/engine';
+import type { ExecutionEngine } from '../executions/execution-engine';
 import { generateHookToken } from '../hooks/token';
 import { isUuid } from '../text';
 import { syncTriggersAfterSave } from '../triggers/sync-after-save';

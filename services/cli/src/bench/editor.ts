@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { BenchEnv, loadProcessEnv } from '@weft/config';
 import type { Page } from 'playwright-core';
 import { startWebBench } from './web-stack';
 
@@ -9,6 +10,7 @@ import { startWebBench } from './web-stack';
  * canvas (requestAnimationFrame intervals); then the palette's filter, keystroke to next paint.
  */
 export async function benchEditorCommand(options: { nodes: number; runs: number; unplaced: boolean }) {
+  const benchEnv = loadProcessEnv(BenchEnv);
   const bench = await startWebBench();
   try {
     const workflowId = await createLargeWorkflow(bench, options.nodes, !options.unplaced);
@@ -23,7 +25,7 @@ export async function benchEditorCommand(options: { nodes: number; runs: number;
         viewport: { width: 1440, height: 900 },
       });
       const page = await context.newPage();
-      const profile = process.env.WEFT_BENCH_BROWSER_PROFILE && run === options.runs - 1;
+      const profile = benchEnv.WEFT_BENCH_BROWSER_PROFILE && run === options.runs - 1;
       const cdp = profile ? await context.newCDPSession(page) : undefined;
       await cdp?.send('Profiler.enable');
       await cdp?.send('Profiler.start');
@@ -39,12 +41,12 @@ export async function benchEditorCommand(options: { nodes: number; runs: number;
       await page.locator(`.svelte-flow__node[data-id="${middle}"]`).click();
       await page.locator('#node-panel-title', { hasText: middle }).waitFor();
       phases.push({ shell, drawn });
-      if (cdp && process.env.WEFT_BENCH_BROWSER_PROFILE) {
+      if (cdp && benchEnv.WEFT_BENCH_BROWSER_PROFILE) {
         const { profile: cpu } = await cdp.send('Profiler.stop');
-        await writeFile(process.env.WEFT_BENCH_BROWSER_PROFILE, JSON.stringify(cpu));
-        process.stdout.write(`  browser CPU profile: ${process.env.WEFT_BENCH_BROWSER_PROFILE}\n`);
+        await writeFile(benchEnv.WEFT_BENCH_BROWSER_PROFILE, JSON.stringify(cpu));
+        process.stdout.write(`  browser CPU profile: ${benchEnv.WEFT_BENCH_BROWSER_PROFILE}\n`);
       }
-      if (process.env.WEFT_BENCH_TIMELINE && run === options.runs - 1) {
+      if (benchEnv.WEFT_BENCH_TIMELINE && run === options.runs - 1) {
         const entries = (await page.evaluate(
           `performance.getEntriesByType('resource').map((e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd), e.transferSize])`,
         )) as [string, number, number, number][];

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import { BenchEnv, loadProcessEnv } from '@weft/config';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { PLAINTEXT_TEMPORAL_ENV, temporalConnectionOptions } from '@weft/temporal/connection';
 import { resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
@@ -85,7 +86,7 @@ export async function startBenchStack(
     ...options.extraEnv,
   };
   // WEFT_BENCH_CPU_PROF=<dir>: the API and worker write V8 CPU profiles there when the bench stops them.
-  const profile = process.env.WEFT_BENCH_CPU_PROF;
+  const profile = loadProcessEnv(BenchEnv).WEFT_BENCH_CPU_PROF;
   const profiling = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
   const layout = options.layout ?? env.WEFT_PROCESS_LAYOUT;
   const logs = runLogDirectory(dataPath(env), 'bench');

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { BenchEnv, loadProcessEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
 import { createOrganization, createUser } from '@weft/domain';
 import { type Browser, chromium } from 'playwright-core';
@@ -15,7 +16,7 @@ import { ensureWebBuild } from '../web-build';
  * that admin's signed-in browser state.
  */
 export async function startWebBench() {
-  const executable = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].find((p): p is string =>
+  const executable = [loadProcessEnv(BenchEnv).CHROMIUM_PATH, '/usr/bin/chromium'].find((p): p is string =>
     Boolean(p && existsSync(p)),
   );
   if (!executable)

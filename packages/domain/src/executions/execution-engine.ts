@@ -3,7 +3,7 @@ import type { TimedWorkflow } from '../triggers/timed-workflow';
 import type { LoadedExecution } from './types';
 
 /**
- * What service verbs need from the execution engine (Temporal). Implemented in temporal/engine.ts
+ * What service verbs need from the execution engine (Temporal). Implemented in temporal/temporal-engine.ts
  * and injected, so services stay free of Temporal client code and tests can run verbs alone.
  */
 export interface ExecutionEngine {

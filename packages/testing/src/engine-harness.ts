@@ -5,7 +5,7 @@ import { createApp } from '@weft/api';
 import { createSecretBox, type SecretBox } from '@weft/domain';
 import { SEARCH_ATTRIBUTES } from '@weft/temporal';
 import { createEncryptionCodec } from '@weft/temporal/codec';
-import { createTemporalEngine } from '@weft/temporal/engine';
+import { createTemporalEngine } from '@weft/temporal/temporal-engine';
 import { createWorker } from '@weft/worker';
 import { createTestDatabase, type TestDatabase } from './database';
 import { createOrgWithKey, jsonRequester, pollExecution } from './requests';
