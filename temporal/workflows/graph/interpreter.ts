@@ -99,25 +99,17 @@ async function runWithRecovery(
   iteration: number,
   loop: LoopScope,
 ): Promise<NodeResult> {
-  const { execution, progress } = run;
+  const { execution } = run;
   const stepPosition = run.position++;
   for (;;) {
-    const startedAt = Date.now();
+    const step = { iteration, position: stepPosition, startedAt: Date.now() };
     try {
       const result = await runNode(run, node, outputs, liveInputs, iteration, loop);
-      progress.record({
-        nodeId: node.id,
-        nodeType: node.type,
-        iteration,
-        position: stepPosition,
+      recordStep(run, node, step, {
         status: 'completed',
-        attempt: run.attempt,
         output: result.output,
-        resolvedConfig: redactResolvedConfig(node.type, result.resolvedConfig),
+        resolvedConfig: result.resolvedConfig,
         error: null,
-        startedAt: new Date(startedAt).toISOString(),
-        completedAt: new Date().toISOString(),
-        durationMs: Date.now() - startedAt,
       });
       if (runsInActivity(node.type)) await run.report();
       return { output: result.output, handle: result.handle };
@@ -131,59 +123,94 @@ async function runWithRecovery(
         code: error.error.code,
         on_failure: node.on_failure ?? 'abort',
       });
-      progress.record({
-        nodeId: node.id,
-        nodeType: node.type,
-        iteration,
-        position: stepPosition,
+      recordStep(run, node, step, {
         status: 'failed',
-        attempt: run.attempt,
         output: null,
-        resolvedConfig: redactResolvedConfig(node.type, error.resolvedConfig),
+        resolvedConfig: error.resolvedConfig,
         error: error.error,
-        startedAt: new Date(startedAt).toISOString(),
-        completedAt: new Date().toISOString(),
-        durationMs: Date.now() - startedAt,
       });
       if (node.on_failure !== 'abort') {
         run.anyFailed = true;
         return { output: { error: error.error } };
       }
-      // Abort: the execution is failed now, and stays resumable here until the deadline. Forget any
-      // earlier retry request before the failure becomes visible: a retry sent as soon as the record
-      // says `failed` must not be cleared while error.critical is being published.
-      run.retryRequest = undefined;
-      run.status = 'failed';
-      await run.report({ error: error.error, completedAt: new Date().toISOString() });
-      if (execution.event !== 'error.critical') {
-        await sideEffects.publishEvent({
-          organizationId: execution.organizationId,
-          executionId: execution.executionId,
-          event: 'error.critical',
-          payload: {
-            execution_id: execution.executionId,
-            workflow_id: execution.workflowId,
-            workflow_name: execution.workflowName,
-            node_id: node.id,
-            error: error.error,
-          },
-        });
-      }
-      const resumed = await condition(() => run.retryRequest !== undefined, EXECUTION_DEADLINE_MS);
-      if (!resumed) {
-        // Past the deadline the record says so, and a retry is refused without touching Temporal.
-        await run.report({
-          error: { message: 'The 7-day retry window of this execution has passed.', code: 'retry_expired' },
-          completedAt: new Date().toISOString(),
-        });
-        throw ApplicationFailure.nonRetryable('Execution deadline passed', 'deadline');
-      }
-      const request = run.retryRequest as RetrySignal | undefined;
+      const request = await failAndAwaitRetry(run, node, error.error);
       run.attempt = request?.attempt ?? run.attempt + 1;
       if (request?.nodeConfig) node = { ...node, config: request.nodeConfig };
       run.status = 'running';
     }
   }
+}
+
+/** Records one attempt of a node as a step (its resolved config redacted), timed from `step.startedAt`. */
+function recordStep(
+  run: GraphRun,
+  node: GraphNode,
+  step: { iteration: number; position: number; startedAt: number },
+  outcome: {
+    status: 'completed' | 'failed';
+    output: unknown;
+    resolvedConfig: unknown;
+    error: StepError | null;
+  },
+) {
+  run.progress.record({
+    nodeId: node.id,
+    nodeType: node.type,
+    iteration: step.iteration,
+    position: step.position,
+    status: outcome.status,
+    attempt: run.attempt,
+    output: outcome.output,
+    resolvedConfig: redactResolvedConfig(node.type, outcome.resolvedConfig),
+    error: outcome.error,
+    startedAt: new Date(step.startedAt).toISOString(),
+    completedAt: new Date().toISOString(),
+    durationMs: Date.now() - step.startedAt,
+  });
+}
+
+/**
+ * Abort: the execution is failed now (and error.critical published), and stays resumable at this
+ * node until the deadline. Answers the retry request that resumes it; past the deadline, throws.
+ */
+async function failAndAwaitRetry(
+  run: GraphRun,
+  node: GraphNode,
+  error: StepError,
+): Promise<RetrySignal | undefined> {
+  // Forget any earlier retry request before the failure becomes visible: a retry sent as soon as
+  // the record says `failed` must not be cleared while error.critical is being published.
+  run.retryRequest = undefined;
+  run.status = 'failed';
+  await run.report({ error, completedAt: new Date().toISOString() });
+  if (run.execution.event !== 'error.critical') await publishCriticalError(run, node, error);
+  const resumed = await condition(() => run.retryRequest !== undefined, EXECUTION_DEADLINE_MS);
+  if (!resumed) {
+    // Past the deadline the record says so, and a retry is refused without touching Temporal.
+    await run.report({
+      error: { message: 'The 7-day retry window of this execution has passed.', code: 'retry_expired' },
+      completedAt: new Date().toISOString(),
+    });
+    throw ApplicationFailure.nonRetryable('Execution deadline passed', 'deadline');
+  }
+  return run.retryRequest as RetrySignal | undefined;
+}
+
+/** `error.critical`, for alert workflows: which execution failed, at which node, and why. */
+async function publishCriticalError(run: GraphRun, node: GraphNode, error: StepError) {
+  const { execution } = run;
+  await sideEffects.publishEvent({
+    organizationId: execution.organizationId,
+    executionId: execution.executionId,
+    event: 'error.critical',
+    payload: {
+      execution_id: execution.executionId,
+      workflow_id: execution.workflowId,
+      workflow_name: execution.workflowName,
+      node_id: node.id,
+      error,
+    },
+  });
 }
 
 /** Runs one node: interpolate its config, then evaluate it here or hand it to its module or activity. */

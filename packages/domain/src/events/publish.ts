@@ -9,7 +9,7 @@ import {
   refreshesCartTimer,
 } from '../carts/cart-activity';
 import type { VerbArgs } from '../context';
-import type { ExecutionEngine } from '../executions/engine';
+import type { ExecutionEngine } from '../executions/execution-engine';
 import { loadedExecutionOf } from '../executions/progress';
 import { storedText } from '../text';
 
@@ -73,111 +73,180 @@ export async function publishEvent({
    */
   inTransaction?: (tx: Tx, executionIds: string[]) => Promise<void>;
 }) {
-  const t = schema.workflows;
   const cartId = cartIdOf(input.payload);
+  const recorded = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
+    const rows = await insertPendingExecutions(tx, ctx.organizationId, input, {
+      workflows: workflowsToRun(input.event, trigger, { hookedWorkflowId, chatWorkflows }),
+      parentExecutionId,
+    });
+    await inTransaction?.(
+      tx,
+      rows.map((r) => r.id),
+    );
+    await recordEventName(tx, ctx.organizationId, input.event);
+    return {
+      executionIds: rows.map((r) => r.id),
+      snapshots: rows.map(loadedExecutionOf).map((snapshot) => withRunOnlyPayload(snapshot, runOnlyPayload)),
+      cartActivity:
+        cartId !== null && refreshesCartTimer(input.event)
+          ? await cartActivityOf(tx, ctx.organizationId, input)
+          : null,
+      waitingIds: await executionsWaitingFor(tx, ctx.organizationId, input.event),
+    };
+  });
+  await handToEngine(engine, ctx.organizationId, input, cartId, recorded);
+  return {
+    message: `Event ${input.event} accepted.`,
+    event: input.event,
+    workflows_triggered: recorded.executionIds.length,
+    execution_ids: recorded.executionIds,
+  };
+}
+
+const t = schema.workflows;
+
+/**
+ * Which workflows a publish runs, as SQL: the active listeners of the event, plus the inbound hook's
+ * workflow or every chat-triggered one; and the `trigger` each execution records.
+ */
+function workflowsToRun(
+  event: string,
+  trigger: string,
+  also: { hookedWorkflowId?: string; chatWorkflows: boolean },
+) {
   const listens = and(
     eq(t.triggerType, 'event'),
-    inArray(sql`${t.triggerConfig}->>'event'`, eventPatterns(input.event)),
+    inArray(sql`${t.triggerConfig}->>'event'`, eventPatterns(event)),
   );
-  const hooked = hookedWorkflowId
-    ? and(eq(t.id, hookedWorkflowId), eq(t.triggerType, 'webhook'))
-    : chatWorkflows
+  const hooked = also.hookedWorkflowId
+    ? and(eq(t.id, also.hookedWorkflowId), eq(t.triggerType, 'webhook'))
+    : also.chatWorkflows
       ? eq(t.triggerType, 'chat')
       : undefined;
-  const triggerOf = hooked
-    ? sql`case when ${hooked} then ${hookedWorkflowId ? 'webhook' : 'chat'} else ${trigger} end`
-    : sql`${trigger}`;
-  // One statement copies every matching workflow's graph into a pending execution inside PostgreSQL:
-  // a fan-out to hundreds of workflows costs one round trip, not a read and a write of every graph.
-  // (uuidv7() is built into PostgreSQL 18, the version Weft runs on.)
-  const { executionIds, snapshots, cartActivity, waitingIds } = await withTenant(
-    ctx.db,
-    ctx.organizationId,
-    async (tx) => {
-      const rows = await tx.execute<Parameters<typeof loadedExecutionOf>[0]>(sql`
+  return {
+    where: hooked ? or(listens, hooked) : listens,
+    orderBy: hooked ? sql`(${hooked}) desc, ${t.id}` : t.id,
+    triggerOf: hooked
+      ? sql`case when ${hooked} then ${also.hookedWorkflowId ? 'webhook' : 'chat'} else ${trigger} end`
+      : sql`${trigger}`,
+  };
+}
+
+/**
+ * One statement copies every matching workflow's graph into a pending execution inside PostgreSQL:
+ * a fan-out to hundreds of workflows costs one round trip, not a read and a write of every graph.
+ * (uuidv7() is built into PostgreSQL 18, the version Weft runs on.)
+ */
+async function insertPendingExecutions(
+  tx: Tx,
+  organizationId: string,
+  input: PublishEventInput,
+  {
+    workflows,
+    parentExecutionId,
+  }: { workflows: ReturnType<typeof workflowsToRun>; parentExecutionId: string | null },
+) {
+  return tx.execute<Parameters<typeof loadedExecutionOf>[0]>(sql`
       insert into executions (id, organization_id, workflow_id, workflow_name, workflow_version, graph, status,
                               trigger, event, trigger_payload, parent_execution_id)
       select uuidv7(), ${t.organizationId}, ${t.id}, ${t.name}, ${t.version},
              jsonb_build_object('trigger_type', ${t.triggerType}, 'trigger_config', ${t.triggerConfig},
                                 'nodes', ${t.nodes}, 'edges', ${t.edges}),
-             'pending', ${triggerOf}, ${input.event}, ${JSON.stringify(input.payload)}::jsonb, ${parentExecutionId}
+             'pending', ${workflows.triggerOf}, ${input.event}, ${JSON.stringify(input.payload)}::jsonb, ${parentExecutionId}
       from ${t}
-      where ${and(eq(t.organizationId, ctx.organizationId), eq(t.status, 'active'), hooked ? or(listens, hooked) : listens)}
-      order by ${hooked ? sql`(${hooked}) desc, ${t.id}` : t.id}
+      where ${and(eq(t.organizationId, organizationId), eq(t.status, 'active'), workflows.where)}
+      order by ${workflows.orderBy}
       returning id, organization_id, workflow_id, workflow_name, graph, trigger, event, trigger_payload,
                 started_at, status, attempt`);
-      await inTransaction?.(
-        tx,
-        rows.map((r) => r.id),
-      );
-      // The organization's own event names for the catalog, in this transaction. `last_seen_at` moves
-      // at most once a minute: updating it on every publish made one row lock that every concurrent
-      // publish of the same event queued on until commit. DO NOTHING and an UPDATE whose condition
-      // fails take no row lock.
-      const n = schema.eventNames;
-      await tx.execute(sql`
+}
+
+/**
+ * The organization's own event names for the catalog (GET /event-types). `last_seen_at` moves at
+ * most once a minute: updating it on every publish made one row lock that every concurrent publish
+ * of the same event queued on until commit. DO NOTHING and an UPDATE whose condition fails take no
+ * row lock.
+ */
+async function recordEventName(tx: Tx, organizationId: string, event: string) {
+  const n = schema.eventNames;
+  await tx.execute(sql`
         with added as (
-          insert into ${n} (organization_id, name) values (${ctx.organizationId}, ${input.event})
+          insert into ${n} (organization_id, name) values (${organizationId}, ${event})
           on conflict (organization_id, name) do nothing
           returning 1)
         update ${n} set last_seen_at = now()
-        where ${n.organizationId} = ${ctx.organizationId} and ${n.name} = ${input.event}
+        where ${n.organizationId} = ${organizationId} and ${n.name} = ${event}
           and ${n.lastSeenAt} < now() - interval '1 minute' and not exists (select 1 from added)`);
-      let cartActivity: CartActivity | null = null;
-      if (cartId !== null && refreshesCartTimer(input.event)) {
-        const s = schema.organizationSettings;
-        const [settings] = await tx
-          .select({ minutes: s.cartInactivityMinutes })
-          .from(s)
-          .where(eq(s.organizationId, ctx.organizationId));
-        cartActivity = {
-          event: input.event,
-          payload: input.payload,
-          inactivityMinutes: settings?.minutes ?? DEFAULT_CART_INACTIVITY_MINUTES,
-        };
-      }
-      // Executions paused on this event (action.wait_for_event), in the same transaction; the partial
-      // index execution_steps_waiting_event keeps this look-up small however many steps there are.
-      const s = schema.executionSteps;
-      const waiting = await tx
-        .selectDistinct({ executionId: s.executionId })
-        .from(s)
-        .where(
-          and(
-            eq(s.organizationId, ctx.organizationId),
-            // Literals, not parameters: a cached generic plan can use the partial index only then.
-            sql`${s.status} = 'waiting' and ${s.nodeType} = 'action.wait_for_event'`,
-            sql`${s.resolvedConfig}->>'event' = ${input.event}`,
-          ),
-        );
-      return {
-        executionIds: rows.map((r) => r.id),
-        snapshots: rows.map(loadedExecutionOf).map((snapshot) =>
-          // Run-only fields go to chat-triggered runs only: their steps are stored with them masked.
-          runOnlyPayload && snapshot.trigger === 'chat'
-            ? {
-                ...snapshot,
-                payload: { ...(snapshot.payload as Record<string, unknown>), ...runOnlyPayload },
-              }
-            : snapshot,
-        ),
-        cartActivity,
-        waitingIds: waiting.map((w) => w.executionId),
-      };
-    },
-  );
-  await Promise.all([
-    engine.start(ctx.organizationId, executionIds, snapshots),
-    waitingIds.length > 0 ? engine.deliverEvent(waitingIds, input.event, input.payload) : undefined,
-    cartId !== null && cartActivity ? engine.touchCart(ctx.organizationId, cartId, cartActivity) : undefined,
-    cartId !== null && closesCartTimer(input.event)
-      ? engine.closeCart(ctx.organizationId, cartId)
-      : undefined,
-  ]);
+}
+
+/** What a `cart.*` event tells the cart's abandonment timer, with the organization's inactivity setting. */
+async function cartActivityOf(
+  tx: Tx,
+  organizationId: string,
+  input: PublishEventInput,
+): Promise<CartActivity> {
+  const s = schema.organizationSettings;
+  const [settings] = await tx
+    .select({ minutes: s.cartInactivityMinutes })
+    .from(s)
+    .where(eq(s.organizationId, organizationId));
   return {
-    message: `Event ${input.event} accepted.`,
     event: input.event,
-    workflows_triggered: executionIds.length,
-    execution_ids: executionIds,
+    payload: input.payload,
+    inactivityMinutes: settings?.minutes ?? DEFAULT_CART_INACTIVITY_MINUTES,
   };
+}
+
+/**
+ * Executions paused on this event (action.wait_for_event); the partial index
+ * execution_steps_waiting_event keeps this look-up small however many steps there are.
+ */
+async function executionsWaitingFor(tx: Tx, organizationId: string, event: string): Promise<string[]> {
+  const s = schema.executionSteps;
+  const waiting = await tx
+    .selectDistinct({ executionId: s.executionId })
+    .from(s)
+    .where(
+      and(
+        eq(s.organizationId, organizationId),
+        // Literals, not parameters: a cached generic plan can use the partial index only then.
+        sql`${s.status} = 'waiting' and ${s.nodeType} = 'action.wait_for_event'`,
+        sql`${s.resolvedConfig}->>'event' = ${event}`,
+      ),
+    );
+  return waiting.map((w) => w.executionId);
+}
+
+/** Run-only fields go to chat-triggered runs only: their steps are stored with them masked. */
+function withRunOnlyPayload<S extends { trigger: string; payload: unknown }>(
+  snapshot: S,
+  runOnlyPayload: Record<string, unknown> | undefined,
+): S {
+  return runOnlyPayload && snapshot.trigger === 'chat'
+    ? { ...snapshot, payload: { ...(snapshot.payload as Record<string, unknown>), ...runOnlyPayload } }
+    : snapshot;
+}
+
+/** After commit: start the new executions, wake the waiting ones, and move the cart's timer. */
+async function handToEngine(
+  engine: ExecutionEngine,
+  organizationId: string,
+  input: PublishEventInput,
+  cartId: string | null,
+  recorded: {
+    executionIds: string[];
+    snapshots: Parameters<ExecutionEngine['start']>[2];
+    cartActivity: CartActivity | null;
+    waitingIds: string[];
+  },
+) {
+  await Promise.all([
+    engine.start(organizationId, recorded.executionIds, recorded.snapshots),
+    recorded.waitingIds.length > 0
+      ? engine.deliverEvent(recorded.waitingIds, input.event, input.payload)
+      : undefined,
+    cartId !== null && recorded.cartActivity
+      ? engine.touchCart(organizationId, cartId, recorded.cartActivity)
+      : undefined,
+    cartId !== null && closesCartTimer(input.event) ? engine.closeCart(organizationId, cartId) : undefined,
+  ]);
 }
