@@ -35,7 +35,7 @@ function specReceiverAccepts(secret: string, raw: Buffer, headers: IncomingHttpH
 }
 
 /**
- * A Standard Webhooks receiver with the official library, reading the secret as README.md says:
+ * A Standard Webhooks receiver with the official library, reading the secret as docs/guide.md says:
  * `whsec_` + padded base64 as is (the library decodes it), any other secret as its UTF-8 bytes.
  */
 function standardReceiver(secret: string): Webhook {

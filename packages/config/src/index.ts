@@ -134,7 +134,7 @@ const temporal = {
   ...TemporalConnection.shape,
 };
 
-/** Logs and metrics (README, "Logs and metrics"). */
+/** Logs and metrics (docs/operations.md, "Logs and metrics"). */
 const logging = {
   /** JSON lines on standard output at this level and above; tests use `warn` or `silent`. */
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -36,7 +36,7 @@ const base64LookingSecrets = [
 /** A receiver that follows the spec: hex HMAC-SHA256 of the raw body, keyed with the secret string. */
 const specHex = (secret: string, raw: string) => createHmac('sha256', secret).update(raw).digest('hex');
 
-/** A Standard Webhooks receiver as README.md tells it to read the secret (its snippet is tested below). */
+/** A Standard Webhooks receiver as docs/guide.md tells it to read the secret (its snippet is tested below). */
 const standardReceiver = (secret: string) =>
   /^whsec_(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(secret)
     ? new Webhook(secret)
@@ -210,11 +210,11 @@ describe('inbound verification', () => {
   });
 });
 
-describe('the verification snippet in README.md', () => {
+describe('the verification snippet in docs/guide.md', () => {
   it('accepts what Weft signs and refuses another secret, a changed body, a replay and no headers', async () => {
     const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-    const readme = await readFile(path.resolve(packageDir, '../../README.md'), 'utf8');
-    const snippet = readme.match(/Verifying a delivery in Node[\s\S]*?```js\n([\s\S]*?)```/)?.[1];
+    const guide = await readFile(path.resolve(packageDir, '../../docs/guide.md'), 'utf8');
+    const snippet = guide.match(/Verifying a delivery in Node[\s\S]*?```js\n([\s\S]*?)```/)?.[1];
     expect(snippet).toContain('export function isFromWeft');
     // Written under this package's node_modules so that its `import 'standardwebhooks'` resolves.
     const cache = path.join(packageDir, 'node_modules', '.cache');
