@@ -208,9 +208,11 @@ export async function recordInboundMessage(
     },
     engine: deps.engine,
     trigger: 'event',
-    chatWorkflows: true,
-    // The number itself, so the run can reply (`to: {{trigger.sender}}`): for this run only.
-    runOnlyPayload: { sender: message.sender.e164 },
+    alsoRun: {
+      chatWorkflows: true,
+      // The number itself, so the run can reply (`to: {{trigger.sender}}`): for this run only.
+      runOnlyPayload: { sender: message.sender.e164 },
+    },
   });
   return 'received';
 }

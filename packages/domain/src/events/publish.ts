@@ -32,6 +32,21 @@ export function eventPatterns(event: string): string[] {
   return patterns;
 }
 
+/** Workflows a publish runs besides the event's listeners (their executions record their own trigger). */
+export type AlsoRun =
+  /** An inbound hook's workflow (trigger `webhook`). */
+  | { hookedWorkflowId: string; chatWorkflows?: never }
+  | {
+      /** An inbound chat message: every workflow with trigger_type `chat` (trigger `chat`). */
+      chatWorkflows: true;
+      hookedWorkflowId?: never;
+      /**
+       * Fields added to the `trigger` of the chat runs started now and stored nowhere in PostgreSQL:
+       * they reach the workflow through Temporal (whose payloads are encrypted), e.g. the sender's number.
+       */
+      runOnlyPayload?: Record<string, unknown>;
+    };
+
 /**
  * Publishes an event inside the caller's organization: every ACTIVE workflow whose trigger is that
  * event (exactly, or by `category.*`) gets an execution with the payload as `trigger`, and executions
@@ -40,9 +55,8 @@ export function eventPatterns(event: string): string[] {
  *
  * Also, in the same transaction, the event name is recorded for GET /event-types; and a `cart.*`
  * event with a `cart_id` starts or refreshes that cart's abandonment timer (`order.created` stops
- * it). `hookedWorkflowId` is the workflow of an inbound hook: it runs too (trigger `webhook`), in the
- * same statement as the event's listeners; `chatWorkflows` does the same for every chat-triggered
- * workflow (trigger `chat`).
+ * it). `alsoRun` adds an inbound hook's workflow, or every chat-triggered workflow, in the same
+ * statement as the event's listeners.
  */
 export async function publishEvent({
   ctx,
@@ -50,22 +64,16 @@ export async function publishEvent({
   engine,
   trigger = 'event',
   parentExecutionId = null,
-  hookedWorkflowId,
-  chatWorkflows = false,
-  runOnlyPayload,
+  alsoRun,
   inTransaction,
 }: VerbArgs<PublishEventInput> & {
   engine: ExecutionEngine;
+  /** What the executions of the event's listeners record as their trigger. */
   trigger?: 'event' | 'webhook' | 'chat' | 'schedule' | 'polling' | 'workflow';
+  /** The execution whose node published the event (action.event_publish). */
   parentExecutionId?: string | null;
-  hookedWorkflowId?: string;
-  /** An inbound chat message: the organization's workflows with trigger_type `chat` run too. */
-  chatWorkflows?: boolean;
-  /**
-   * Fields added to the `trigger` of the runs started now and stored nowhere in PostgreSQL: they
-   * reach the workflow through Temporal (whose payloads are encrypted), e.g. a chat sender's number.
-   */
-  runOnlyPayload?: Record<string, unknown>;
+  /** Workflows that run besides the event's listeners, in the same statement. */
+  alsoRun?: AlsoRun;
   /**
    * Runs in the publish transaction once the executions are inserted, before anything is committed
    * or started: a record that must exist exactly when the executions do (an inbound hook's receipt).
@@ -76,7 +84,7 @@ export async function publishEvent({
   const cartId = cartIdOf(input.payload);
   const recorded = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
     const rows = await insertPendingExecutions(tx, ctx.organizationId, input, {
-      workflows: workflowsToRun(input.event, trigger, { hookedWorkflowId, chatWorkflows }),
+      workflows: workflowsToRun(input.event, trigger, alsoRun),
       parentExecutionId,
     });
     await inTransaction?.(
@@ -86,7 +94,11 @@ export async function publishEvent({
     await recordEventName(tx, ctx.organizationId, input.event);
     return {
       executionIds: rows.map((r) => r.id),
-      snapshots: rows.map(loadedExecutionOf).map((snapshot) => withRunOnlyPayload(snapshot, runOnlyPayload)),
+      snapshots: rows
+        .map(loadedExecutionOf)
+        .map((snapshot) =>
+          withRunOnlyPayload(snapshot, alsoRun?.chatWorkflows ? alsoRun.runOnlyPayload : undefined),
+        ),
       cartActivity:
         cartId !== null && refreshesCartTimer(input.event)
           ? await cartActivityOf(tx, ctx.organizationId, input)
@@ -109,25 +121,21 @@ const t = schema.workflows;
  * Which workflows a publish runs, as SQL: the active listeners of the event, plus the inbound hook's
  * workflow or every chat-triggered one; and the `trigger` each execution records.
  */
-function workflowsToRun(
-  event: string,
-  trigger: string,
-  also: { hookedWorkflowId?: string; chatWorkflows: boolean },
-) {
+function workflowsToRun(event: string, trigger: string, also: AlsoRun | undefined) {
   const listens = and(
     eq(t.triggerType, 'event'),
     inArray(sql`${t.triggerConfig}->>'event'`, eventPatterns(event)),
   );
-  const hooked = also.hookedWorkflowId
+  const hooked = also?.hookedWorkflowId
     ? and(eq(t.id, also.hookedWorkflowId), eq(t.triggerType, 'webhook'))
-    : also.chatWorkflows
+    : also?.chatWorkflows
       ? eq(t.triggerType, 'chat')
       : undefined;
   return {
     where: hooked ? or(listens, hooked) : listens,
     orderBy: hooked ? sql`(${hooked}) desc, ${t.id}` : t.id,
     triggerOf: hooked
-      ? sql`case when ${hooked} then ${also.hookedWorkflowId ? 'webhook' : 'chat'} else ${trigger} end`
+      ? sql`case when ${hooked} then ${also?.hookedWorkflowId ? 'webhook' : 'chat'} else ${trigger} end`
       : sql`${trigger}`,
   };
 }

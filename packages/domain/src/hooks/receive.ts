@@ -143,7 +143,7 @@ export async function receiveHook({
       ctx: { db, organizationId: hook.organizationId, actor: ipAddress ? { ipAddress } : {} },
       input: { event: 'webhook.received', payload },
       engine,
-      hookedWorkflowId: hook.workflowId,
+      alsoRun: { hookedWorkflowId: hook.workflowId },
       // The receipt commits with the executions or not at all: a crash between the two cannot
       // leave a retry that starts a second run, or a receipt for a run that never existed.
       inTransaction: receipt
