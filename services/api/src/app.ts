@@ -58,6 +58,7 @@ import { registerCodecDecode } from './routes/temporal-codec/decode';
 import { registerCodecEncode } from './routes/temporal-codec/encode';
 import { registerPollPreview } from './routes/triggers/poll-preview';
 import { registerWebhookRoutes } from './routes/webhooks';
+import { registerWorkbenchRoutes } from './routes/workbench';
 import { registerCreateWorkflow } from './routes/workflows/create';
 import { registerDeleteWorkflow } from './routes/workflows/delete';
 import { registerExecuteWorkflow } from './routes/workflows/execute';
@@ -207,6 +208,7 @@ export function createApp(deps: AppDeps): Hono {
   registerGetExecution(v1);
   registerRetryExecution(v1);
   registerCancelExecution(v1);
+  registerWorkbenchRoutes(v1);
   registerRegenerateWebhookToken(v1);
   registerGetSettings(v1);
   registerUpdateSettings(v1);
