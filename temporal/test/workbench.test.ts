@@ -329,3 +329,72 @@ describe('replay and compare', () => {
     expect((await api('GET', `/executions/${run.id}/compare/not-a-uuid`)).status).toBe(404);
   });
 });
+
+describe('replay inside loops', () => {
+  it('replays each iteration of a side effect from its own recording', async () => {
+    const wf = await createWorkflow(
+      [
+        { id: 'each', type: 'action.loop', config: { items: '{{trigger.items}}' } },
+        http('get', '/item/{{loop.item}}'),
+        transform('after', '{{nodes.each.count}}'),
+      ],
+      [
+        { source: 'each', target: 'get', source_handle: 'each' },
+        { source: 'each', target: 'after', source_handle: 'done' },
+      ],
+    );
+    const original = await finished(
+      await api('POST', `/workflows/${wf.id}/execute`, { input: { items: ['a', 'b', 'c'] } }),
+    );
+    expect(original.status).toBe('success');
+    const calls = server.calls.filter((c) => c.path.startsWith('/item/')).length;
+    expect(calls).toBe(3);
+    const replay = await finished(await api('POST', `/executions/${original.id}/replay`, {}));
+    expect(replay.status).toBe('success');
+    expect(server.calls.filter((c) => c.path.startsWith('/item/')).length).toBe(calls);
+    const gets = replay.steps.filter((s: any) => s.node_id === 'get');
+    expect(gets.map((s: any) => [s.iteration, s.replayed, s.output.body.path])).toEqual([
+      [0, true, '/item/a'],
+      [1, true, '/item/b'],
+      [2, true, '/item/c'],
+    ]);
+    const compared = await api('GET', `/executions/${original.id}/compare/${replay.id}`);
+    expect(compared.body.nodes.every((n: any) => n.change === 'same')).toBe(true);
+    expect(compared.body.nodes.filter((n: any) => n.node_id === 'get')).toHaveLength(3);
+  });
+});
+
+describe('quiet test runs', () => {
+  it('records outbound webhook deliveries for production runs only, never for test runs or replays', async () => {
+    const quiet = await h.createOrg('quiet');
+    const call = (method: string, path: string, body?: unknown) => api(method, path, body, quiet.key);
+    const hook = await call('POST', '/webhooks', {
+      url: `${server.baseUrl}/hook`,
+      events: ['execution.completed'],
+    });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    const created = await call('POST', '/workflows', {
+      name: 'announced',
+      trigger_type: 'manual',
+      status: 'active',
+      nodes: [transform('a', 'x')],
+    });
+    const deliveries = async () =>
+      (
+        await h.db
+          .admin`select count(*)::int as n from webhook_deliveries where organization_id = ${quiet.organizationId}`
+      )[0]?.n;
+    const run = async (path: string, body: unknown = {}) => {
+      const started = await call('POST', path, body);
+      expect(started.status, JSON.stringify(started.body)).toBe(202);
+      return h.waitForExecution(quiet.key, started.body.execution_id);
+    };
+    const production = await run(`/workflows/${created.body.id}/execute`);
+    expect(production.status).toBe('success');
+    expect(await deliveries()).toBe(1);
+    expect((await run(`/workflows/${created.body.id}/test`)).status).toBe('success');
+    expect((await run(`/executions/${production.id}/replay`)).status).toBe('success');
+    // Deliveries are recorded in the transaction that saves the final status: none were.
+    expect(await deliveries()).toBe(1);
+  });
+});
