@@ -198,6 +198,11 @@ describe('replay and compare', () => {
     await page.getByLabel('Runs').selectOption('production');
     await expect.poll(() => page.locator('tbody tr').count(), POLL).toBe(1);
     expect(await page.locator('tbody tr').first().textContent()).not.toContain('Replay');
+    // The workflow's own page lists its recent runs, the replay marked.
+    await page.goto(`/workflows/${workflowId}`);
+    await expect.poll(() => page.locator('.recent li').count(), POLL).toBe(2);
+    expect(await page.locator('.recent li').first().textContent()).toContain('Replay');
+    await expectAccessible(page, 'workflow page with a replay');
     const narrow = await signedIn({ width: 'narrow', dark: true });
     const list = await narrow.newPage();
     await list.goto('/executions?mode=test');
