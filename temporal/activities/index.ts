@@ -11,6 +11,7 @@ import { createDeliveryActivities } from './deliver-webhook';
 import type { ActivityDeps } from './deps';
 import { createPollingActivities } from './polling';
 import { recordProgressMetrics } from './progress-metrics';
+import { createRecordingActivities } from './recordings';
 import { createNodeActivities, publishFromExecution, withHeartbeat } from './run-node';
 import { createScheduleActivities } from './schedules';
 
@@ -26,6 +27,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createScheduleActivities(deps),
     ...createPollingActivities(deps),
     ...createNodeActivities(deps),
+    ...createRecordingActivities(deps),
     loadExecution: (ref: { executionId: string; organizationId: string }) => loadExecution(deps.db, ref),
 
     async saveProgress(progress: ExecutionProgress) {

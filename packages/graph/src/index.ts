@@ -4,5 +4,6 @@ export * from './plan';
 export * from './schema';
 export * from './secret-headers';
 export * from './stored-output';
+export * from './test-run';
 export * from './trigger';
 export * from './validate';

@@ -29,3 +29,4 @@ export {
   STORED_OUTPUT_KEY,
   type StoredOutputRef,
 } from './stored-output';
+export { type TestRunBounds, type TestRunScope, testRunScope } from './test-run';

@@ -16,6 +16,10 @@ export const GraphNode = z.object({
   config: z.record(z.string(), z.unknown()).default({}),
   on_failure: OnFailure.default('continue'),
   position: CanvasPosition.optional(),
+  /** Test runs use this instead of running the node; production runs ignore it (DESIGN §15). */
+  pinned_output: z.record(z.string(), z.unknown()).optional(),
+  /** A disabled step does not run: it passes its input through, in production and test runs. */
+  disabled: z.boolean().optional(),
 });
 export type GraphNode = z.infer<typeof GraphNode>;
 

@@ -6,3 +6,4 @@ export { delayMs, durationToMs } from './delay/evaluate';
 export { type EvaluatedNode, getNodeEvaluator, NODE_EVALUATORS, type NodeEvaluator } from './evaluators';
 export { maskPhoneText, redactResolvedConfig } from './redact';
 export { ACTIVITY_NODE_TRAITS, type ActivityNodeTraits, NODE_RUNS_IN, runsInActivity } from './runs-in';
+export { disabledHandle, handleOfOutput, isReplayedInReplays, REPLAYED_NODE_TYPES } from './workbench';

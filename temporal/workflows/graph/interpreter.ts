@@ -9,7 +9,7 @@ import {
   renderValue,
 } from '@weft/graph/runtime';
 import { getNodeEvaluator, redactResolvedConfig, runsInActivity } from '@weft/nodes/runtime';
-import type { RetrySignal, StepError } from '../../shared';
+import type { RetrySignal, StepError, StepRecord } from '../../shared';
 import { sideEffects } from './activities';
 import { runChildWorkflow } from './child';
 import { runDelay } from './delay';
@@ -17,6 +17,9 @@ import { runLoop } from './loop';
 import { runSideEffect } from './side-effect';
 import { type GraphRun, type LoopScope, StepFailure } from './state';
 import { runWaitForEvent } from './wait-for-event';
+import { RUN, type StepDecision } from './workbench';
+
+type StepSource = NonNullable<StepRecord['source']>;
 
 /** How long a failed execution stays resumable (DESIGN §12.5: every execution has a deadline). */
 const EXECUTION_DEADLINE_MS = 7 * 24 * 3_600_000;
@@ -59,7 +62,9 @@ export async function walk(
       ready.map(async (id) => {
         const node = run.plan.byId.get(id) as GraphNode;
         const live = liveEdges(run.plan, id, ran, fired);
-        if (!entryNodes.has(id) && live.length === 0) {
+        // Not run: no input fired into it, or a test run stops before it (stop_after elsewhere).
+        const stopped = run.workbench.stops(id);
+        if (stopped || (!entryNodes.has(id) && live.length === 0)) {
           settled.add(id);
           run.progress.record({
             nodeId: id,
@@ -68,17 +73,21 @@ export async function walk(
             position: run.position++,
             status: 'skipped',
             attempt: run.attempt,
+            ...(stopped ? { source: 'stopped' as const } : {}),
           });
           return;
         }
-        const result = await runWithRecovery(
-          run,
-          node,
-          outputs,
-          live.map((e) => e.source),
-          iteration,
-          loop,
-        );
+        const liveInputs = live.map((e) => e.source);
+        const decision = run.workbench.applies(node)
+          ? await run.workbench.decide(node, {
+              outputs,
+              liveInputs,
+              iteration,
+              loop,
+              trigger: run.outgoingPayload,
+            })
+          : RUN;
+        const result = await runWithRecovery(run, node, outputs, liveInputs, iteration, loop, decision);
         outputs[id] = result.output;
         if (containsStoredOutput(result.output)) run.nodesWithStoredOutputs.add(id);
         fired[id] = result.handle;
@@ -98,18 +107,23 @@ async function runWithRecovery(
   liveInputs: string[],
   iteration: number,
   loop: LoopScope,
+  decision: StepDecision,
 ): Promise<NodeResult> {
   const { execution } = run;
   const stepPosition = run.position++;
   for (;;) {
     const step = { iteration, position: stepPosition, startedAt: Date.now() };
     try {
-      const result = await runNode(run, node, outputs, liveInputs, iteration, loop);
+      const result =
+        decision.kind === 'run'
+          ? await runNode(run, node, outputs, liveInputs, iteration, loop)
+          : settleWithoutRunning(decision);
       recordStep(run, node, step, {
         status: 'completed',
         output: result.output,
         resolvedConfig: result.resolvedConfig,
         error: null,
+        source: result.source,
       });
       if (runsInActivity(node.type)) await run.report();
       return { output: result.output, handle: result.handle };
@@ -128,6 +142,7 @@ async function runWithRecovery(
         output: null,
         resolvedConfig: error.resolvedConfig,
         error: error.error,
+        source: error.source,
       });
       if (node.on_failure !== 'abort') {
         run.anyFailed = true;
@@ -151,6 +166,7 @@ function recordStep(
     output: unknown;
     resolvedConfig: unknown;
     error: StepError | null;
+    source?: StepSource | null;
   },
 ) {
   run.progress.record({
@@ -166,6 +182,7 @@ function recordStep(
     startedAt: new Date(step.startedAt).toISOString(),
     completedAt: new Date().toISOString(),
     durationMs: Date.now() - step.startedAt,
+    ...(outcome.source ? { source: outcome.source } : {}),
   });
 }
 
@@ -183,7 +200,10 @@ async function failAndAwaitRetry(
   run.retryRequest = undefined;
   run.status = 'failed';
   await run.report({ error, completedAt: new Date().toISOString() });
-  if (run.execution.event !== 'error.critical') await publishCriticalError(run, node, error);
+  // Test runs and replays stay in the workbench: no error.critical for other workflows to act on.
+  if (run.execution.event !== 'error.critical' && run.execution.mode !== 'test') {
+    await publishCriticalError(run, node, error);
+  }
   const resumed = await condition(() => run.retryRequest !== undefined, EXECUTION_DEADLINE_MS);
   if (!resumed) {
     // Past the deadline the record says so, and a retry is refused without touching Temporal.
@@ -213,6 +233,14 @@ async function publishCriticalError(run: GraphRun, node: GraphNode, error: StepE
   });
 }
 
+/** A step the workbench settles without running its node: an output to use, or a failure to repeat. */
+function settleWithoutRunning(
+  decision: Exclude<StepDecision, { kind: 'run' }>,
+): NodeResult & { resolvedConfig: unknown; source: StepSource } {
+  if (decision.kind === 'fail') throw new StepFailure(decision.error, null, 'recorded');
+  return { output: decision.output, handle: decision.handle, resolvedConfig: null, source: decision.source };
+}
+
 /** Runs one node: interpolate its config, then evaluate it here or hand it to its module or activity. */
 async function runNode(
   run: GraphRun,
@@ -221,7 +249,7 @@ async function runNode(
   liveInputs: string[],
   iteration: number,
   loop: LoopScope,
-): Promise<NodeResult & { resolvedConfig: unknown }> {
+): Promise<NodeResult & { resolvedConfig: unknown; source?: StepSource }> {
   const { execution } = run;
   const scope = run.scopeFor(outputs, loop);
   // The saved config was validated at save time; rendering only replaces string leaves, so its shape

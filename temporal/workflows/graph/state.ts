@@ -11,6 +11,7 @@ import {
 } from '@weft/graph/runtime';
 import type { EventSignal, ExecutionStatus, LoadedExecution, RetrySignal, StepError } from '../../shared';
 import { StepReporter } from './progress';
+import { Workbench } from './workbench';
 
 /** History size after which activity outputs always go to PostgreSQL (Temporal's limit is 50 MB). */
 const HISTORY_INLINE_BUDGET_BYTES = 10 * 1024 * 1024;
@@ -46,6 +47,8 @@ export class StepFailure extends Error {
   constructor(
     readonly error: StepError,
     readonly resolvedConfig: unknown,
+    /** `recorded`: a replay repeated the original's failure instead of running the node. */
+    readonly source?: 'recorded',
   ) {
     super(error.message);
   }
@@ -59,6 +62,8 @@ export class GraphRun {
   readonly plan: GraphPlan;
   readonly timezone: string;
   readonly progress: StepReporter;
+  /** Pins, disabled steps, test-run bounds and replays: what runs instead of a node. */
+  readonly workbench: Workbench;
   status: ExecutionStatus = 'running';
   attempt: number;
   anyFailed = false;
@@ -77,6 +82,7 @@ export class GraphRun {
     this.timezone = String((execution.graph.trigger_config as { timezone?: unknown }).timezone ?? 'UTC');
     this.attempt = execution.attempt;
     this.outgoingPayload = withoutRunOnlyKeys(execution);
+    this.workbench = new Workbench(execution, this.plan);
     this.progress = new StepReporter(
       { executionId: execution.executionId, organizationId: execution.organizationId },
       chatSenderRedaction(execution),

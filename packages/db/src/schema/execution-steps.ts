@@ -39,6 +39,12 @@ export const executionSteps = pgTable(
     /** The config after interpolation, secrets masked: how every {{...}} resolved. */
     resolvedConfig: jsonb('resolved_config'),
     error: jsonb('error').$type<{ message: string; code: string } | null>(),
+    /**
+     * Where the output came from when the node did not run (DESIGN §15): `pin`, `recorded` (another
+     * execution's step), `disabled` (input passed through), `stopped` (after a test run's stop_after).
+     * Null: the node ran.
+     */
+    source: text('source', { enum: ['pin', 'recorded', 'disabled', 'stopped'] }),
     startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }),
     completedAt: timestamp('completed_at', { withTimezone: true, precision: 3 }),
     durationMs: bigint('duration_ms', { mode: 'number' }),

@@ -44,6 +44,18 @@ export const executions = pgTable(
     attempt: integer('attempt').notNull().default(1),
     error: jsonb('error').$type<{ message: string; code: string } | null>(),
     parentExecutionId: uuid('parent_execution_id'),
+    /** `test`: started from the workbench (test run or replay): pins apply, nothing is announced (DESIGN §15). */
+    mode: text('mode', { enum: ['production', 'test'] })
+      .notNull()
+      .default('production'),
+    /** The execution a replay re-runs (no foreign key: the original may be pruned first). */
+    replayOf: uuid('replay_of'),
+    /** A test run's `start_at`, `stop_after` and the execution earlier steps take their outputs from. */
+    testOptions: jsonb('test_options').$type<{
+      start_at?: string;
+      stop_after?: string;
+      source_execution_id?: string;
+    } | null>(),
     startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true, precision: 3 }),
     durationMs: bigint('duration_ms', { mode: 'number' }),
@@ -62,6 +74,10 @@ export const executions = pgTable(
       ...newestFirst(t.startedAt, t.id),
     ),
     index('executions_org_status_started').on(t.organizationId, t.status, ...newestFirst(t.startedAt, t.id)),
+    // Test runs are few: the `?mode=test` list (and start_at's "last run") reads only them.
+    index('executions_org_test_started')
+      .on(t.organizationId, ...newestFirst(t.startedAt, t.id))
+      .where(sql`${t.mode} = 'test'`),
     // Retention: the pruner walks finished executions oldest first across all organizations; running
     // and waiting ones are not in this index at all.
     index('executions_finished_completed')

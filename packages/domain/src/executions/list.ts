@@ -17,6 +17,9 @@ export const EXECUTION_STATUS_FILTERS = [
 ] as const;
 export type ExecutionStatusFilter = (typeof EXECUTION_STATUS_FILTERS)[number];
 
+export const EXECUTION_MODES = ['production', 'test'] as const;
+export type ExecutionModeFilter = (typeof EXECUTION_MODES)[number];
+
 export interface ListExecutionsInput {
   perPage: number;
   /** Offset paging (the spec's `page`). Give this or `cursor`, not both; neither is page 1. */
@@ -25,6 +28,9 @@ export interface ListExecutionsInput {
   cursor?: string;
   workflowId?: string;
   status?: ExecutionStatusFilter;
+  mode?: ExecutionModeFilter;
+  /** Replays of this execution only. */
+  replayOf?: string;
   from?: Date;
   to?: Date;
 }
@@ -52,6 +58,9 @@ const summaryColumns: { [K in keyof ExecutionSummaryRow]: (typeof t)[K] } = {
   startedAt: t.startedAt,
   completedAt: t.completedAt,
   durationMs: t.durationMs,
+  mode: t.mode,
+  replayOf: t.replayOf,
+  testOptions: t.testOptions,
 };
 
 /** The list's filters as one condition (exported with the queries for `weft bench executions`). */
@@ -60,6 +69,8 @@ export function executionListCondition(organizationId: string, input: ListExecut
   if (input.workflowId) where.push(eq(t.workflowId, input.workflowId));
   if (input.status === 'completed') where.push(inArray(t.status, ['success', 'partial']));
   else if (input.status) where.push(eq(t.status, input.status));
+  if (input.mode) where.push(eq(t.mode, input.mode));
+  if (input.replayOf) where.push(eq(t.replayOf, input.replayOf));
   if (input.from) where.push(gte(t.startedAt, input.from));
   if (input.to) where.push(lte(t.startedAt, input.to));
   return and(...where) as SQL;

@@ -6,7 +6,7 @@ import { prepareExecutions } from './prepare';
 
 /**
  * Records the child execution of action.workflow.execute: a workflow of the same organization only
- * (another organization's id is not found). Returns the new execution's id.
+ * (another organization's id is not found), in its parent's mode. Returns the new execution's id.
  */
 export async function prepareChildExecution(
   db: Database,
@@ -19,6 +19,9 @@ export async function prepareChildExecution(
       .from(t)
       .where(and(eq(t.id, args.workflowId), eq(t.organizationId, args.organizationId)));
     if (!row) throw notFound('Workflow');
+    // A test run's child is a test run too: pins apply and it is listed (and kept quiet) as one.
+    const e = schema.executions;
+    const [parent] = await tx.select({ mode: e.mode }).from(e).where(eq(e.id, args.parentExecutionId));
     const [id] = await prepareExecutions(tx, args.organizationId, [
       {
         workflow: presentWorkflow(row),
@@ -26,6 +29,7 @@ export async function prepareChildExecution(
         event: null,
         payload: args.payload ?? {},
         parentExecutionId: args.parentExecutionId,
+        mode: parent?.mode ?? 'production',
       },
     ]);
     return id as string;

@@ -1,5 +1,6 @@
 import { schema, type Tx } from '@weft/db';
 import type { WorkflowResource } from '../workflows/present';
+import type { ExecutionMode, TestOptions } from './types';
 
 export interface PrepareExecution {
   workflow: Pick<
@@ -10,6 +11,10 @@ export interface PrepareExecution {
   event: string | null;
   payload: unknown;
   parentExecutionId?: string | null;
+  /** `test` for workbench runs (test runs and replays); production by default. */
+  mode?: ExecutionMode;
+  replayOf?: string | null;
+  testOptions?: TestOptions | null;
   /** A caller-derived id (polling: from the item's dedup key), so a retried recording cannot add a second. */
   executionId?: string;
 }
@@ -44,6 +49,9 @@ export async function prepareExecutions(
         event: item.event,
         triggerPayload: item.payload ?? {},
         parentExecutionId: item.parentExecutionId ?? null,
+        mode: item.mode ?? 'production',
+        replayOf: item.replayOf ?? null,
+        testOptions: item.testOptions ?? null,
       })),
     )
     .returning({ id: schema.executions.id });

@@ -19,6 +19,9 @@ export type ExecutionSummaryRow = Pick<
   | 'startedAt'
   | 'completedAt'
   | 'durationMs'
+  | 'mode'
+  | 'replayOf'
+  | 'testOptions'
 >;
 
 /** `success` and `partial` are both "completed" in the spec's vocabulary. */
@@ -37,6 +40,9 @@ export function presentExecution(row: ExecutionSummaryRow, temporalUiUrl?: strin
     started_at: row.startedAt.toISOString(),
     completed_at: row.completedAt?.toISOString() ?? null,
     duration_ms: row.durationMs,
+    mode: row.mode,
+    replay_of: row.replayOf,
+    test_options: row.testOptions ?? null,
     temporal_url: temporalUiUrl
       ? `${temporalUiUrl.replace(/\/$/, '')}/namespaces/default/workflows/exec-${row.id}`
       : undefined,
@@ -56,5 +62,7 @@ export function presentStep(row: StepRow) {
     output: row.output ?? null,
     resolved_config: row.resolvedConfig ?? null,
     error: row.error ?? null,
+    source: row.source ?? null,
+    replayed: row.source === 'recorded',
   };
 }

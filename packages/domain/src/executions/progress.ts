@@ -2,7 +2,7 @@ import { type Database, schema, withTenant } from '@weft/db';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import { recordExecutionEvent } from '../webhooks/execution-events';
 import { type DeliveryStarter, startWebhookDeliveries } from '../webhooks/outbox';
-import type { ExecutionProgress, LoadedExecution } from './types';
+import type { ExecutionProgress, LoadedExecution, TestOptions } from './types';
 
 /**
  * Writes what the interpreter did since its last report: step rows (upserted by node and
@@ -39,6 +39,7 @@ export async function saveExecutionProgress(
             startedAt: step.startedAt ? new Date(step.startedAt) : null,
             completedAt: step.completedAt ? new Date(step.completedAt) : null,
             durationMs: step.durationMs ?? null,
+            source: step.source ?? null,
           })),
         )
         .onConflictDoUpdate({
@@ -52,6 +53,7 @@ export async function saveExecutionProgress(
             startedAt: sql`excluded.started_at`,
             completedAt: sql`excluded.completed_at`,
             durationMs: sql`excluded.duration_ms`,
+            source: sql`excluded.source`,
           },
         });
     }
@@ -74,9 +76,14 @@ export async function saveExecutionProgress(
           sql`${e.attempt} <= ${progress.attempt}`,
         ),
       )
-      .returning({ workflowId: e.workflowId });
+      .returning({ workflowId: e.workflowId, mode: e.mode });
     // No row: the report was refused (cancelled, or an older attempt), so nothing happened to announce.
-    return { saved: saved ?? null, deliveryIds: saved ? await recordExecutionEvent(tx, progress) : [] };
+    // Test runs and replays are never announced to outbound webhooks (DESIGN §15: a replay never calls out).
+    const announce = saved !== undefined && saved.mode === 'production';
+    return {
+      saved: saved ? { workflowId: saved.workflowId } : null,
+      deliveryIds: announce ? await recordExecutionEvent(tx, progress) : [],
+    };
   });
   await startWebhookDeliveries(engine, progress.organizationId, deliveryIds);
   return saved;
@@ -95,6 +102,9 @@ export function loadedExecutionOf(row: {
   started_at: string | Date;
   status: string;
   attempt: number;
+  mode?: string;
+  replay_of?: string | null;
+  test_options?: unknown;
 }): LoadedExecution {
   return {
     executionId: row.id,
@@ -108,6 +118,13 @@ export function loadedExecutionOf(row: {
     startedAt: new Date(row.started_at).toISOString(),
     status: row.status,
     attempt: row.attempt,
+    ...(row.mode === 'test'
+      ? {
+          mode: 'test' as const,
+          replayOf: row.replay_of ?? null,
+          testOptions: (row.test_options ?? null) as TestOptions | null,
+        }
+      : {}),
   };
 }
 
@@ -136,5 +153,8 @@ export async function loadExecution(
     started_at: row.startedAt,
     status: row.status,
     attempt: row.attempt,
+    mode: row.mode,
+    replay_of: row.replayOf,
+    test_options: row.testOptions,
   });
 }

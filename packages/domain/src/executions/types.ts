@@ -14,6 +14,19 @@ export type ExecutionStatus =
   | 'failed'
   | 'cancelled';
 
+export type ExecutionMode = 'production' | 'test';
+
+/** Where a step's output came from when its node did not run (see execution_steps.source). */
+export type StepSource = 'pin' | 'recorded' | 'disabled' | 'stopped';
+
+/** A test run's options (POST /workflows/{id}/test), as stored on the execution. */
+export interface TestOptions {
+  start_at?: string;
+  stop_after?: string;
+  /** Where nodes before start_at (and a replay's side effects) take recorded outputs from. */
+  source_execution_id?: string;
+}
+
 export interface StepProgress {
   nodeId: string;
   nodeType: string;
@@ -27,6 +40,8 @@ export interface StepProgress {
   startedAt?: string;
   completedAt?: string;
   durationMs?: number;
+  /** Absent: the node ran. */
+  source?: StepSource;
 }
 
 export interface ExecutionProgress {
@@ -56,4 +71,8 @@ export interface LoadedExecution {
   startedAt: string;
   status: string;
   attempt: number;
+  /** Absent in snapshots recorded before the workbench: production. */
+  mode?: ExecutionMode;
+  replayOf?: string | null;
+  testOptions?: TestOptions | null;
 }

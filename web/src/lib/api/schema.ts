@@ -1355,6 +1355,19 @@ export interface components {
             started_at: string;
             completed_at: string | null;
             duration_ms: number | null;
+            /**
+             * @description `test`: a test run or replay from the workbench (pins used, never announced to webhooks)
+             * @enum {string}
+             */
+            mode: "production" | "test";
+            /** @description The execution this one replays */
+            replay_of: string | null;
+            /** @description A test run's bounds and the execution earlier steps took their outputs from */
+            test_options: {
+                start_at?: string;
+                stop_after?: string;
+                source_execution_id?: string;
+            } | null;
             /** @description This run in the Temporal Web UI */
             temporal_url?: string;
         };
@@ -1375,6 +1388,19 @@ export interface components {
             started_at: string;
             completed_at: string | null;
             duration_ms: number | null;
+            /**
+             * @description `test`: a test run or replay from the workbench (pins used, never announced to webhooks)
+             * @enum {string}
+             */
+            mode: "production" | "test";
+            /** @description The execution this one replays */
+            replay_of: string | null;
+            /** @description A test run's bounds and the execution earlier steps took their outputs from */
+            test_options: {
+                start_at?: string;
+                stop_after?: string;
+                source_execution_id?: string;
+            } | null;
             /** @description This run in the Temporal Web UI */
             temporal_url?: string;
             trigger_payload?: unknown;
@@ -1395,6 +1421,13 @@ export interface components {
                 message: string;
                 code: string;
             } | null;
+            /**
+             * @description Why the node did not run: `pin` (its pinned output), `recorded` (another execution's step), `disabled` (input passed through), `stopped` (after the test run's stop_after); null: it ran
+             * @enum {string|null}
+             */
+            source: "pin" | "recorded" | "disabled" | "stopped" | null;
+            /** @description The output was taken from another execution (source `recorded`) */
+            replayed: boolean;
         };
         Settings: {
             cart_inactivity_minutes: number;
@@ -3889,6 +3922,10 @@ export interface operations {
                         } & {
                             [key: string]: components["schemas"]["JsonValue"];
                         };
+                        pinned_output?: {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        };
+                        disabled?: boolean;
                     } & {
                         [key: string]: components["schemas"]["JsonValue"];
                     })[];
@@ -4184,6 +4221,10 @@ export interface operations {
                         } & {
                             [key: string]: components["schemas"]["JsonValue"];
                         };
+                        pinned_output?: {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        };
+                        disabled?: boolean;
                     } & {
                         [key: string]: components["schemas"]["JsonValue"];
                     })[];
@@ -5272,6 +5313,10 @@ export interface operations {
                 cursor?: string;
                 workflow_id?: string;
                 status?: "pending" | "running" | "waiting" | "success" | "partial" | "failed" | "cancelled" | "completed";
+                /** @description `test`: test runs and replays only; `production`: the others */
+                mode?: "production" | "test";
+                /** @description Replays of this execution only */
+                replay_of?: string;
                 from?: string;
                 to?: string;
             };

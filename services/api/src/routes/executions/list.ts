@@ -1,5 +1,11 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { EXECUTION_STATUS_FILTERS, listExecutions, pageQuery, paginateWithCursors } from '@weft/domain';
+import {
+  EXECUTION_MODES,
+  EXECUTION_STATUS_FILTERS,
+  listExecutions,
+  pageQuery,
+  paginateWithCursors,
+} from '@weft/domain';
 import type { AppEnv } from '../../app-env';
 import { requirePermission } from '../../middleware/require-permission';
 import { cursorPaginated, errorResponses, jsonContent, security } from '../../openapi-schemas';
@@ -32,6 +38,11 @@ const route = createRoute({
         .openapi({ description: 'A `next_cursor` or `prev_cursor` from an earlier page; opaque' }),
       workflow_id: z.uuid().optional(),
       status: z.enum(EXECUTION_STATUS_FILTERS).optional(),
+      mode: z
+        .enum(EXECUTION_MODES)
+        .optional()
+        .openapi({ description: '`test`: test runs and replays only; `production`: the others' }),
+      replay_of: z.uuid().optional().openapi({ description: 'Replays of this execution only' }),
       from: z.iso.datetime({ offset: true }).optional(),
       to: z.iso.datetime({ offset: true }).optional(),
     }),
@@ -53,12 +64,21 @@ export function registerListExecutions(app: OpenAPIHono<AppEnv>) {
         cursor: q.cursor,
         workflowId: q.workflow_id,
         status: q.status,
+        mode: q.mode,
+        replayOf: q.replay_of,
         from: q.from ? new Date(q.from) : undefined,
         to: q.to ? new Date(q.to) : undefined,
       },
       temporalUiUrl: c.get('temporalUiUrl'),
     });
-    const filters = { workflow_id: q.workflow_id, status: q.status, from: q.from, to: q.to };
+    const filters = {
+      workflow_id: q.workflow_id,
+      status: q.status,
+      mode: q.mode,
+      replay_of: q.replay_of,
+      from: q.from,
+      to: q.to,
+    };
     const page = {
       current: result.page,
       perPage: q.per_page,

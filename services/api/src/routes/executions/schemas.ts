@@ -14,6 +14,18 @@ const fields = {
   started_at: z.string(),
   completed_at: z.string().nullable(),
   duration_ms: z.number().int().nullable(),
+  mode: z.enum(['production', 'test']).openapi({
+    description: '`test`: a test run or replay from the workbench (pins used, never announced to webhooks)',
+  }),
+  replay_of: z.string().nullable().openapi({ description: 'The execution this one replays' }),
+  test_options: z
+    .object({
+      start_at: z.string().optional(),
+      stop_after: z.string().optional(),
+      source_execution_id: z.string().optional(),
+    })
+    .nullable()
+    .openapi({ description: "A test run's bounds and the execution earlier steps took their outputs from" }),
   temporal_url: z.string().optional().openapi({ description: 'This run in the Temporal Web UI' }),
 };
 
@@ -32,6 +44,17 @@ export const Step = z
     output: z.unknown(),
     resolved_config: z.unknown(),
     error: z.object({ message: z.string(), code: z.string() }).nullable(),
+    source: z
+      .enum(['pin', 'recorded', 'disabled', 'stopped'])
+      .nullable()
+      .openapi({
+        description:
+          "Why the node did not run: `pin` (its pinned output), `recorded` (another execution's step), " +
+          "`disabled` (input passed through), `stopped` (after the test run's stop_after); null: it ran",
+      }),
+    replayed: z
+      .boolean()
+      .openapi({ description: 'The output was taken from another execution (source `recorded`)' }),
   })
   .openapi('Step');
 

@@ -1,0 +1,56 @@
+import { type Database, schema, withTenant } from '@weft/db';
+import { and, eq } from 'drizzle-orm';
+import { resolveStoredOutputs, storeIfLarge } from '../executions/stored-outputs';
+import type { StepError } from '../executions/types';
+
+/** A step of another execution, as a test run or replay reuses it. */
+export type RecordedStep = { status: 'completed'; output: unknown } | { status: 'failed'; error: StepError };
+
+/**
+ * The recorded outcome of `nodeId` (at `iteration`) in `sourceExecutionId`, for the execution
+ * `executionId` to reuse: completed or failed steps of the same node type only (anything else:
+ * null). Large outputs are read from the source's stored outputs and stored again for the new
+ * execution, so the reference it carries is its own.
+ */
+export async function findRecordedStep(
+  db: Database,
+  args: {
+    organizationId: string;
+    executionId: string;
+    sourceExecutionId: string;
+    nodeId: string;
+    nodeType: string;
+    iteration: number;
+  },
+  inlineLimitBytes: number,
+): Promise<RecordedStep | null> {
+  const s = schema.executionSteps;
+  const [step] = await withTenant(db, args.organizationId, (tx) =>
+    tx
+      .select({ status: s.status, nodeType: s.nodeType, output: s.output, error: s.error })
+      .from(s)
+      .where(
+        and(
+          eq(s.executionId, args.sourceExecutionId),
+          eq(s.nodeId, args.nodeId),
+          eq(s.iteration, args.iteration),
+        ),
+      ),
+  );
+  if (!step || step.nodeType !== args.nodeType) return null;
+  if (step.status === 'failed') {
+    return { status: 'failed', error: step.error ?? { message: 'failed', code: 'error' } };
+  }
+  if (step.status !== 'completed') return null;
+  const source = { organizationId: args.organizationId, executionId: args.sourceExecutionId };
+  const output = await resolveStoredOutputs(db, source, step.output);
+  return {
+    status: 'completed',
+    output: await storeIfLarge(
+      db,
+      { organizationId: args.organizationId, executionId: args.executionId },
+      output,
+      inlineLimitBytes,
+    ),
+  };
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { planGraph } from './plan';
+import type { GraphEdge, GraphNode } from './schema';
+import { checkTestRunBounds, testRunScope } from './test-run';
+
+const n = (id: string, type = 'action.transform'): GraphNode => ({
+  id,
+  type,
+  config: {},
+  on_failure: 'continue',
+});
+// a → b → c → d, a → side (a parallel branch), loop each→ body, loop done → after
+const plan = planGraph(
+  [n('a'), n('b'), n('c'), n('d'), n('side'), n('loop', 'action.loop'), n('body'), n('after')],
+  [
+    { source: 'a', target: 'b' },
+    { source: 'b', target: 'c' },
+    { source: 'c', target: 'd' },
+    { source: 'a', target: 'side' },
+    { source: 'b', target: 'loop' },
+    { source: 'loop', target: 'body', source_handle: 'each' },
+    { source: 'loop', target: 'after', source_handle: 'done' },
+  ] satisfies GraphEdge[],
+);
+
+describe('test-run bounds', () => {
+  it('before start_at: the main nodes not reachable from it', () => {
+    expect([...testRunScope(plan, { start_at: 'c' }).before].sort()).toEqual([
+      'a',
+      'after',
+      'b',
+      'loop',
+      'side',
+    ]);
+    expect(testRunScope(plan, { start_at: 'c' }).stopped.size).toBe(0);
+  });
+
+  it('stop_after keeps it, its ancestors and the bodies of kept loops; the rest is stopped', () => {
+    expect([...testRunScope(plan, { stop_after: 'c' }).stopped].sort()).toEqual([
+      'after',
+      'body',
+      'd',
+      'loop',
+      'side',
+    ]);
+    expect([...testRunScope(plan, { stop_after: 'loop' }).stopped].sort()).toEqual([
+      'after',
+      'c',
+      'd',
+      'side',
+    ]);
+  });
+
+  it('one step: start_at = stop_after runs that node alone', () => {
+    const scope = testRunScope(plan, { start_at: 'c', stop_after: 'c' });
+    const runs = [...plan.byId.keys()].filter((id) => !scope.before.has(id) && !scope.stopped.has(id));
+    expect(runs).toEqual(['c']);
+  });
+
+  it('names what is wrong: an unknown step, one in a loop body, a stop before the start', () => {
+    expect(checkTestRunBounds(plan, { start_at: 'nope' })).toEqual({
+      start_at: ['This workflow has no step "nope".'],
+    });
+    expect(Object.keys(checkTestRunBounds(plan, { stop_after: 'body' }))).toEqual(['stop_after']);
+    expect(Object.keys(checkTestRunBounds(plan, { start_at: 'd', stop_after: 'b' }))).toEqual(['stop_after']);
+    expect(checkTestRunBounds(plan, { start_at: 'b', stop_after: 'd' })).toEqual({});
+    expect(checkTestRunBounds(plan, { start_at: 'c', stop_after: 'c' })).toEqual({});
+  });
+});

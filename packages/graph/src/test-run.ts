@@ -1,0 +1,71 @@
+import type { GraphPlan } from './plan';
+
+/** A test run's bounds (POST /workflows/{id}/test): run from `start_at`, stop after `stop_after`. */
+export interface TestRunBounds {
+  start_at?: string;
+  stop_after?: string;
+}
+
+/** Which nodes of a bounded test run do not run: `before` take recorded outputs, `stopped` are not run. */
+export interface TestRunScope {
+  /** Main nodes not reachable from start_at: their outputs come from a recording or a pin. */
+  before: Set<string>;
+  /** Nodes neither stop_after nor upstream of it (nor in a kept loop's body): not run at all. */
+  stopped: Set<string>;
+}
+
+function reach(plan: Pick<GraphPlan, 'incoming' | 'outgoing'>, from: string, up: boolean): Set<string> {
+  const seen = new Set<string>();
+  const stack = [from];
+  while (stack.length > 0) {
+    const id = stack.pop() as string;
+    const edges = (up ? plan.incoming : plan.outgoing).get(id) ?? [];
+    for (const e of edges) {
+      const next = up ? e.source : e.target;
+      if (!seen.has(next)) {
+        seen.add(next);
+        stack.push(next);
+      }
+    }
+  }
+  return seen;
+}
+
+/** The nodes a bounded test run does not run (pure: the interpreter computes it in workflow code). */
+export function testRunScope(plan: GraphPlan, bounds: TestRunBounds): TestRunScope {
+  const before = new Set<string>();
+  if (bounds.start_at && plan.byId.has(bounds.start_at)) {
+    const from = reach(plan, bounds.start_at, false);
+    from.add(bounds.start_at);
+    for (const id of plan.mainNodes) if (!from.has(id)) before.add(id);
+  }
+  const stopped = new Set<string>();
+  if (bounds.stop_after && plan.byId.has(bounds.stop_after)) {
+    const kept = reach(plan, bounds.stop_after, true);
+    kept.add(bounds.stop_after);
+    for (const id of [...kept]) for (const inBody of plan.loopBodies.get(id) ?? []) kept.add(inBody);
+    for (const id of plan.byId.keys()) if (!kept.has(id)) stopped.add(id);
+  }
+  return { before, stopped };
+}
+
+/**
+ * What is wrong with a test run's bounds, by field: a node the graph does not have, one inside a
+ * loop body (it runs once per item, so "from here" has no single input), or a stop before the start.
+ */
+export function checkTestRunBounds(plan: GraphPlan, bounds: TestRunBounds): Record<string, string[]> {
+  const problems: Record<string, string[]> = {};
+  for (const field of ['start_at', 'stop_after'] as const) {
+    const id = bounds[field];
+    if (id === undefined) continue;
+    if (!plan.byId.has(id)) problems[field] = [`This workflow has no step "${id}".`];
+    else if (!plan.mainNodes.has(id))
+      problems[field] = [`Step "${id}" is inside a loop body; pick the loop step or one outside it.`];
+  }
+  const { start_at: start, stop_after: stop } = bounds;
+  if (start && stop && !problems.start_at && !problems.stop_after && start !== stop) {
+    if (!reach(plan, start, false).has(stop))
+      problems.stop_after = [`Step "${stop}" does not come after "${start}", so nothing would run.`];
+  }
+  return problems;
+}

@@ -1,0 +1,141 @@
+import type { GraphNode, GraphPlan } from '@weft/graph/runtime';
+import { testRunScope } from '@weft/graph/runtime';
+import { disabledHandle, handleOfOutput, isReplayedInReplays } from '@weft/nodes/runtime';
+import type { LoadedExecution, StepError } from '../../shared';
+import { local } from './activities';
+import type { LoopScope } from './state';
+
+/**
+ * What happens to a node instead of running it (DESIGN §15), decided in one place before it runs
+ * (after `stops`: a test run's nodes past stop_after are skipped steps with source `stopped`):
+ * - `use`: the step completes with an output it did not compute: `disabled` (its input passed
+ *   through, any mode), `pin` (test runs), `recorded` (another execution's step: before start_at,
+ *   or a side effect in a replay).
+ * - `fail`: a replayed side effect whose original failed (the same error), or that has neither a
+ *   recording nor a pin (`replay_no_recording`).
+ */
+export type StepDecision =
+  | { kind: 'run' }
+  | { kind: 'use'; output: unknown; handle?: string; source: 'pin' | 'recorded' | 'disabled' }
+  | { kind: 'fail'; error: StepError };
+
+export const RUN: StepDecision = { kind: 'run' };
+
+/** What a node sees when deciding: the outputs so far and which of its inputs are live. */
+export interface DecisionInputs {
+  outputs: Record<string, unknown>;
+  liveInputs: string[];
+  iteration: number;
+  loop: LoopScope;
+  /** The trigger payload as it may leave the run (what a disabled first step passes on). */
+  trigger: unknown;
+}
+
+export class Workbench {
+  private readonly test: boolean;
+  private readonly replay: boolean;
+  private readonly sourceExecutionId: string | undefined;
+  private readonly before: Set<string>;
+  private readonly stopped: Set<string>;
+
+  constructor(
+    private readonly execution: LoadedExecution,
+    plan: GraphPlan,
+  ) {
+    this.test = execution.mode === 'test';
+    this.replay = this.test && Boolean(execution.replayOf);
+    const options = execution.testOptions ?? {};
+    this.sourceExecutionId = options.source_execution_id;
+    const scope = this.test
+      ? testRunScope(plan, options)
+      : { before: new Set<string>(), stopped: new Set<string>() };
+    this.before = scope.before;
+    this.stopped = scope.stopped;
+  }
+
+  /**
+   * Whether `decide` may answer anything but RUN. Synchronous on purpose: production runs without
+   * disabled steps never await it, so their workflow histories stay what they were.
+   */
+  applies(node: GraphNode): boolean {
+    return this.test || node.disabled === true;
+  }
+
+  /** Whether a test run leaves this node out: it is neither stop_after nor upstream of it. */
+  stops(nodeId: string): boolean {
+    return this.stopped.has(nodeId);
+  }
+
+  async decide(node: GraphNode, inputs: DecisionInputs): Promise<StepDecision> {
+    if (node.disabled) {
+      return {
+        kind: 'use',
+        output: passThrough(inputs),
+        handle: disabledHandle(node.type),
+        source: 'disabled',
+      };
+    }
+    if (!this.test) return RUN;
+    const pin = node.pinned_output;
+    const usePin = (): StepDecision | undefined =>
+      pin === undefined
+        ? undefined
+        : { kind: 'use', output: pin, handle: handleOfOutput(node.type, pin), source: 'pin' };
+    if (this.replay) {
+      // Computed steps run for real; side effects replay the original, else the pin, else fail.
+      if (!isReplayedInReplays(node.type)) return RUN;
+      const recorded = await this.recorded(node, inputs.iteration);
+      if (recorded?.status === 'completed') return recorded.decision;
+      if (recorded?.status === 'failed') return { kind: 'fail', error: recorded.error };
+      return (
+        usePin() ?? {
+          kind: 'fail',
+          error: {
+            code: 'replay_no_recording',
+            message: `Step "${node.id}" has no recorded output in the original execution and no pin, so the replay cannot run it without calling out.`,
+          },
+        }
+      );
+    }
+    const pinned = usePin();
+    if (pinned) return pinned;
+    if (this.before.has(node.id)) {
+      // Before start_at: the source's output when it completed there; otherwise the node runs.
+      const recorded = await this.recorded(node, inputs.iteration);
+      if (recorded?.status === 'completed') return recorded.decision;
+    }
+    return RUN;
+  }
+
+  private async recorded(node: GraphNode, iteration: number) {
+    if (!this.sourceExecutionId) return undefined;
+    const step = await local.recordedStep({
+      organizationId: this.execution.organizationId,
+      executionId: this.execution.executionId,
+      sourceExecutionId: this.sourceExecutionId,
+      nodeId: node.id,
+      nodeType: node.type,
+      iteration,
+    });
+    if (!step) return undefined;
+    if (step.status === 'failed') return step;
+    const decision: StepDecision = {
+      kind: 'use',
+      output: step.output,
+      handle: handleOfOutput(node.type, step.output),
+      source: 'recorded',
+    };
+    return { status: 'completed' as const, decision };
+  }
+}
+
+/**
+ * A disabled step's output: its one live input's output, several inputs keyed by node id (as a
+ * merge does), or, for a first step, the trigger payload (the loop item inside a loop body).
+ */
+function passThrough({ outputs, liveInputs, loop, trigger }: DecisionInputs): unknown {
+  const outputOf = (id: string) => (id in outputs ? outputs[id] : loop ? loop.item : null);
+  if (liveInputs.length === 0) return loop ? loop.item : trigger;
+  if (liveInputs.length === 1) return outputOf(liveInputs[0] as string);
+  return Object.fromEntries(liveInputs.map((id) => [id, outputOf(id)]));
+}

@@ -1,0 +1,215 @@
+import { freePort } from '@weft/testing';
+import type { APIRequestContext, Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type CountingServer,
+  createStack,
+  type ServiceProcess,
+  type Stack,
+  spawnService,
+  startCountingServer,
+} from '../../temporal/test/support';
+import { expectAccessible, launchBrowser, newContext, screenshot, WIDTHS } from './browser';
+
+// The workbench outside the canvas (issue 21 §2, DESIGN §15): "Replay on this version" on an
+// execution's page opens the node-by-node comparison with its original, and the executions list
+// marks and filters test runs. The replay never calls the HTTP server the original called.
+
+let stack: Stack;
+let http: CountingServer;
+let server: ServiceProcess;
+let browser: Browser;
+let base = '';
+let admin: Awaited<ReturnType<BrowserContext['storageState']>>;
+const POLL = { timeout: 30_000 };
+
+beforeAll(async () => {
+  [stack, http] = await Promise.all([createStack(), startCountingServer(() => 5)]);
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  server = spawnService('api', {
+    ...stack.serviceEnv,
+    RUN_WORKER: 'true',
+    PORT: String(port),
+    APP_URL: base,
+    TRUST_PROXY_HOPS: '1',
+    SSRF_ALLOWLIST: '127.0.0.0/8',
+  });
+  [browser] = await Promise.all([launchBrowser(), server.ready]);
+  const context = await newContext(browser, base);
+  const res = await context.request.post('/api/v1/auth/setup', {
+    headers: { Origin: base },
+    data: {
+      organization_name: 'Replay Co',
+      name: 'Rae Replayer',
+      email: 'rae@replay.test',
+      password: 'correct horse battery staple',
+    },
+  });
+  expect(res.status()).toBe(201);
+  admin = await context.storageState();
+  await context.close();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.kill();
+  await stack?.close();
+  http?.server.close();
+});
+
+async function signedIn(options: { width?: keyof typeof WIDTHS; dark?: boolean } = {}) {
+  const context = await browser.newContext({
+    baseURL: base,
+    storageState: admin,
+    viewport: WIDTHS[options.width ?? 'wide'],
+    colorScheme: options.dark ? 'dark' : 'light',
+  });
+  context.setDefaultTimeout(30_000);
+  return context;
+}
+
+/** The API as the signed-in admin: session cookie plus the CSRF token state-changing calls need. */
+async function apiAs(request: APIRequestContext) {
+  const me = await (await request.get('/api/v1/me')).json();
+  const headers = { Origin: base, 'X-CSRF-Token': me.csrf_token as string };
+  return async (method: 'GET' | 'POST' | 'PUT', path: string, data?: unknown) => {
+    const res = await request.fetch(`/api/v1${path}`, { method, headers, data });
+    return { status: res.status(), body: await res.json() };
+  };
+}
+
+const transform = (id: string, value: string) => ({
+  id,
+  name: id,
+  type: 'action.transform',
+  config: { assignments: [{ key: 'value', value }] },
+});
+
+describe('replay and compare', () => {
+  it('replays an execution on the edited graph and shows it node by node; lists it as a test run', {
+    timeout: 240_000,
+  }, async () => {
+    const context = await signedIn();
+    const api = await apiAs(context.request);
+    const nodes = [
+      { id: 'fetch', type: 'action.http_request', config: { method: 'GET', url: `${http.baseUrl}/order` } },
+      transform('total', '{{nodes.fetch.body.path}} at the old rate'),
+      transform('label', 'unchanged'),
+    ];
+    const edges = [
+      { source: 'fetch', target: 'total' },
+      { source: 'fetch', target: 'label' },
+    ];
+    const created = await api('POST', '/workflows', {
+      name: 'Order totals',
+      trigger_type: 'manual',
+      status: 'active',
+      nodes,
+      edges,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const workflowId = created.body.id as string;
+    const started = await api('POST', `/workflows/${workflowId}/execute`, { input: { order: 7 } });
+    const originalId = started.body.execution_id as string;
+    await expect
+      .poll(async () => (await api('GET', `/executions/${originalId}`)).body.status, POLL)
+      .toBe('success');
+    expect(http.byPath('/order')).toBe(1);
+
+    // The fix under review: a new rate, and a step added.
+    const edited = await api('PUT', `/workflows/${workflowId}`, {
+      name: 'Order totals',
+      trigger_type: 'manual',
+      status: 'active',
+      nodes: [
+        nodes[0],
+        transform('total', '{{nodes.fetch.body.path}} at the new rate'),
+        nodes[2],
+        transform('audit', 'checked'),
+      ],
+      edges: [...edges, { source: 'label', target: 'audit' }],
+    });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+
+    const page = await context.newPage();
+    await page.goto(`/executions/${originalId}`);
+    const replayButton = page.getByRole('button', { name: 'Replay on this version' });
+    await replayButton.waitFor();
+    await expect.poll(() => page.getByLabel('Version').inputValue(), POLL).toBe('2');
+    await expectAccessible(page, 'execution with replay');
+    await screenshot(page, 'execution-replay-wide-light');
+    // Keyboard only: focus the button and press Enter.
+    await replayButton.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`**/executions/${originalId}/compare/*`);
+    const replayId = page.url().split('/').at(-1) as string;
+
+    const card = (nodeId: string) =>
+      page.locator('li.node').filter({ has: page.getByText(nodeId, { exact: true }) });
+    // Compared once the replay has finished (the page polls while it runs).
+    await expect.poll(() => page.locator('.run').nth(1).textContent(), POLL).toContain('success');
+    await expect.poll(() => card('total').locator('.badge').textContent(), POLL).toBe('Changed');
+    await expect.poll(() => card('label').locator('.badge').textContent(), POLL).toBe('Same');
+    expect(await card('fetch').locator('.badge').textContent()).toBe('Same');
+    expect(await card('audit').locator('.badge').textContent()).toBe('Added');
+    await expect
+      .poll(() => card('total').locator('table.fields').textContent(), POLL)
+      .toContain('/order at the new rate');
+    // The replay took the recorded HTTP answer: the server saw only the original's call.
+    expect(http.byPath('/order')).toBe(1);
+    await page.getByLabel('Only differences').check();
+    await expect.poll(() => page.locator('li.node').count(), POLL).toBe(2);
+    await page.getByLabel('Only differences').uncheck();
+    await expectAccessible(page, 'compare');
+
+    const comparePath = `/executions/${originalId}/compare/${replayId}`;
+    for (const [width, dark] of [
+      ['wide', false],
+      ['wide', true],
+      ['narrow', false],
+      ['narrow', true],
+    ] as const) {
+      const variant = await signedIn({ width, dark });
+      const view = await variant.newPage();
+      await view.goto(comparePath);
+      await view.locator('li.node').first().waitFor();
+      await expect.poll(() => view.locator('li.node').count(), POLL).toBe(4);
+      await expectAccessible(view, `compare ${width} ${dark ? 'dark' : 'light'}`);
+      await screenshot(view, `compare-${width}-${dark ? 'dark' : 'light'}`);
+      await variant.close();
+    }
+
+    // The replay's own page says what it is and which steps were replayed.
+    await page.goto(`/executions/${replayId}`);
+    await page.getByText('Replay of').waitFor();
+    await expect.poll(() => page.getByText('replayed from the recording').count(), POLL).toBe(1);
+
+    // The list marks test runs, and filters by them.
+    await page.goto('/executions');
+    await page.getByRole('link', { name: 'Order totals' }).first().waitFor();
+    await expect.poll(() => page.locator('tbody tr').count(), POLL).toBe(2);
+    expect(await page.locator('tbody tr').first().textContent()).toContain('Replay');
+    await page.getByLabel('Runs').selectOption('test');
+    await expect.poll(() => page.locator('tbody tr').count(), POLL).toBe(1);
+    expect(page.url()).toContain('mode=test');
+    await expectAccessible(page, 'executions filtered by mode');
+    await screenshot(page, 'executions-test-runs-wide-light');
+    await page.getByLabel('Runs').selectOption('production');
+    await expect.poll(() => page.locator('tbody tr').count(), POLL).toBe(1);
+    expect(await page.locator('tbody tr').first().textContent()).not.toContain('Replay');
+    // The workflow's own page lists its recent runs, the replay marked.
+    await page.goto(`/workflows/${workflowId}`);
+    await expect.poll(() => page.locator('.recent li').count(), POLL).toBe(2);
+    expect(await page.locator('.recent li').first().textContent()).toContain('Replay');
+    await expectAccessible(page, 'workflow page with a replay');
+    const narrow = await signedIn({ width: 'narrow', dark: true });
+    const list = await narrow.newPage();
+    await list.goto('/executions?mode=test');
+    await expect.poll(() => list.locator('tbody tr').count(), POLL).toBe(1);
+    await expectAccessible(list, 'executions narrow dark');
+    await screenshot(list, 'executions-test-runs-narrow-dark');
+    await narrow.close();
+    await context.close();
+  });
+});
