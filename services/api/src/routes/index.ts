@@ -66,6 +66,9 @@ import { registerListWebhooks } from './webhooks/list';
 import { registerListWebhookDeliveries } from './webhooks/list-deliveries';
 import { registerSendWebhookTest } from './webhooks/send-test';
 import { registerUpdateWebhook } from './webhooks/update';
+import { registerCompareExecutions } from './workbench/compare';
+import { registerReplayExecution } from './workbench/replay';
+import { registerTestWorkflow } from './workbench/test-run';
 import { registerCreateWorkflow } from './workflows/create';
 import { registerDeleteWorkflow } from './workflows/delete';
 import { registerExecuteWorkflow } from './workflows/execute';
@@ -139,6 +142,9 @@ export const authenticatedApiRoutes: readonly RegisterRoute[] = [
   registerGetExecution,
   registerRetryExecution,
   registerCancelExecution,
+  registerTestWorkflow,
+  registerReplayExecution,
+  registerCompareExecutions,
   registerRegenerateWebhookToken,
   registerGetSettings,
   registerUpdateSettings,

@@ -676,6 +676,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/workflows/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test-run the saved graph: pins used; run from, up to, or only one step
+         * @description A `mode: test` execution (trigger `test`). Pinned outputs replace their steps. `start_at` = `stop_after` runs one step with the inputs of the last run or the pins. 422 names an unknown step.
+         */
+        post: operations["testWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/executions/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay (what-if): the current graph, or `version`, on this execution's trigger
+         * @description A new `mode: test` execution with `replay_of`. Side-effect steps (HTTP, chat, e-mail, AI, event publish, child workflows, delays and waits) never call out: they take the original's recorded output (step `replayed: true`), or their pin, or fail with `replay_no_recording`. Computed steps run.
+         */
+        post: operations["replayExecution"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/executions/{id}/compare/{other_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare two runs of one workflow node by node: same, changed, added, removed
+         * @description `id` is before, `other_id` after (e.g. an execution and its replay). `added`/`removed`: the node is only in the after/before graph. 422 when the two are runs of different workflows.
+         */
+        get: operations["compareExecutions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/workflows/{id}/webhook-token/regenerate": {
         parameters: {
             query?: never;
@@ -1428,6 +1488,52 @@ export interface components {
             source: "pin" | "recorded" | "disabled" | "stopped" | null;
             /** @description The output was taken from another execution (source `recorded`) */
             replayed: boolean;
+        };
+        StartedExecution: {
+            execution_id: string;
+        };
+        TestRunRequest: {
+            /** @description The trigger payload; with start_at and without input, the source run's */
+            input?: {
+                [key: string]: components["schemas"]["JsonValue"];
+            };
+            /** @description Run from this step: the steps before it take their outputs from the source run or pins */
+            start_at?: string;
+            /** @description Stop after this step: later steps are not run (skipped, source `stopped`) */
+            stop_after?: string;
+            /**
+             * Format: uuid
+             * @description Where earlier steps' outputs come from; default: the workflow's last run
+             */
+            source_execution_id?: string;
+        } & {
+            [key: string]: components["schemas"]["JsonValue"];
+        };
+        ReplayRequest: {
+            /** @description A saved version of the workflow; default: the current one */
+            version?: number;
+        } & {
+            [key: string]: components["schemas"]["JsonValue"];
+        };
+        ExecutionComparison: {
+            before_execution_id: string;
+            after_execution_id: string;
+            before_version: number;
+            after_version: number;
+            nodes: components["schemas"]["ComparedNode"][];
+        };
+        ComparedNode: {
+            node_id: string;
+            iteration: number | null;
+            node_type: string;
+            /** @enum {string} */
+            change: "same" | "changed" | "added" | "removed";
+            /** @description The step's output in the first execution (null: none) */
+            before?: unknown;
+            /** @description The step's output in the second execution (null: none) */
+            after?: unknown;
+            before_status: string | null;
+            after_status: string | null;
         };
         Settings: {
             cart_inactivity_minutes: number;
@@ -5637,6 +5743,273 @@ export interface operations {
                 };
             };
             /** @description Validation error: a parameter, header or body field is invalid (see error.fields) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable for the moment; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testWorkflow: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat-safe POST: the same key and body within 10 minutes replays the first response. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TestRunRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartedExecution"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable for the moment; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replayExecution: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat-safe POST: the same key and body within 10 minutes replays the first response. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ReplayRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StartedExecution"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable for the moment; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    compareExecutions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                other_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comparison */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecutionComparison"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error */
             422: {
                 headers: {
                     [name: string]: unknown;
