@@ -3,28 +3,18 @@ import { ApplicationFailure } from '@temporalio/common';
 import {
   AppError,
   CredentialUnusableError,
-  chatWindow,
-  claimOutboxMessage,
-  completeOutboxMessage,
   credentialNamesIn,
   credentialScopes,
-  findChatTemplate,
-  openCredential,
-  openModuleConfig,
-  publishEvent,
-  releaseOutboxMessage,
   resolveStoredOutputs,
-  sendChatMessage,
-  sendMail,
   storeIfLarge,
-  syncChatTemplates,
 } from '@weft/domain';
 import { type ExpressionScope, ExpressionTooLargeError, renderValue } from '@weft/graph';
-import { getNodeRunner, type NodeHttpClient, type NodeRunContext, NodeRunError } from '@weft/nodes/runners';
-import { ACTIVITY_NODE_TRAITS, getNodeEvaluator } from '@weft/nodes/runtime';
-import { isSecretName, rememberSecrets } from '@weft/telemetry';
+import { loadNodeRunner, type NodeRunContext, NodeRunError } from '@weft/nodes/runners';
+import { activityTraitsOf, workflowNodeOf } from '@weft/nodes/runtime';
 import { ZodError } from 'zod';
 import type { ActivityDeps } from './deps';
+import { createLegacyNodeActivities } from './legacy-node-activities';
+import { createNodeRunContext } from './node-run-context';
 
 /** 256 KiB: far below Temporal's 2 MB payload limit, and a few hundred fit in a 50 MB history. */
 export const DEFAULT_OUTPUT_INLINE_LIMIT_BYTES = 256 * 1024;
@@ -38,6 +28,8 @@ export interface RunNodeArgs {
   executionId: string;
   nodeId: string;
   nodeType: string;
+  /** The node's type version, when not 1. */
+  typeVersion?: number;
   /** Rendered, except for the code node's source, which is never rendered. */
   config: Record<string, unknown>;
   stepKey: string;
@@ -61,14 +53,6 @@ function credentialHeaderNames(open: Record<string, unknown>, shown: Record<stri
     .map(([name]) => name);
 }
 
-/** The client, marking `names` as secret on every request (dropped on a cross-origin redirect). */
-function withSensitiveHeaders(http: NodeHttpClient, names: readonly string[]): NodeHttpClient {
-  if (names.length === 0) return http;
-  return {
-    request: (req) => http.request({ ...req, sensitiveHeaders: [...(req.sensitiveHeaders ?? []), ...names] }),
-  };
-}
-
 /** Heartbeats every 2 s while `work` runs, so Temporal notices a dead worker within its heartbeat timeout. */
 export async function withHeartbeat<T>(work: () => Promise<T>): Promise<T> {
   const context = Context.current();
@@ -78,21 +62,6 @@ export async function withHeartbeat<T>(work: () => Promise<T>): Promise<T> {
   } finally {
     clearInterval(timer);
   }
-}
-
-/** An event raised by a running execution, inside its organization (its executions name it as parent). */
-export async function publishFromExecution(
-  deps: ActivityDeps,
-  args: { organizationId: string; executionId: string; event: string; payload: Record<string, unknown> },
-) {
-  const result = await publishEvent({
-    ctx: { db: deps.db, organizationId: args.organizationId, actor: {} },
-    input: { event: args.event, payload: args.payload },
-    engine: deps.engine,
-    trigger: 'event',
-    parentExecutionId: args.executionId,
-  });
-  return { workflows_triggered: result.workflows_triggered, execution_ids: result.execution_ids };
 }
 
 /** A runner's failure in Temporal's terms: its code as the failure type, final unless it says otherwise. */
@@ -119,27 +88,20 @@ function toActivityFailure(error: unknown): unknown {
   return error;
 }
 
-/** Activities that run node types from the registry: one generic entry point, plus the names older histories call. */
+/** What runRegistered needs beyond a RunNodeArgs. */
+type RegisteredRunArgs = RunNodeArgs & {
+  /** Headers of the config rendered from `{{credentials.…}}`. */
+  sensitiveHeaders?: readonly string[];
+};
+
+/** Activities that run node types from the registry: one generic entry point, plus the stored-output path. */
 export function createNodeActivities(deps: ActivityDeps) {
   const inlineLimit = (override?: number) =>
     override ?? deps.outputInlineLimitBytes ?? DEFAULT_OUTPUT_INLINE_LIMIT_BYTES;
 
-  const chatProviders = () => ({
-    http: deps.http,
-    cloudBaseUrl: deps.chatCloudBaseUrl ?? 'https://graph.facebook.com',
-    gatewayBaseUrl: deps.chatGatewayBaseUrl ?? 'https://api.twilio.com',
-    gatewayContentBaseUrl: deps.chatGatewayContentBaseUrl ?? 'https://content.twilio.com',
-  });
-
   /** Runs the type's runner with its dependencies; the output is kept small (large ones go to PostgreSQL). */
-  async function runRegistered(
-    args: Omit<RunNodeArgs, 'organizationId'> & {
-      organizationId?: string;
-      /** Headers of the config rendered from `{{credentials.…}}`. */
-      sensitiveHeaders?: readonly string[];
-    },
-  ): Promise<unknown> {
-    const runner = getNodeRunner(args.nodeType);
+  async function runRegistered(args: RegisteredRunArgs): Promise<unknown> {
+    const runner = await loadNodeRunner(args.nodeType, args.typeVersion ?? 1);
     if (!runner) {
       throw ApplicationFailure.nonRetryable(`Unknown node type ${args.nodeType}`, 'unknown_node_type');
     }
@@ -148,65 +110,8 @@ export function createNodeActivities(deps: ActivityDeps) {
     const input = args.input
       ? ((await resolveStoredOutputs(deps.db, ref, args.input)) as NodeRunContext['input'])
       : {};
-    const outboxRef = { organizationId: args.organizationId ?? '', stepKey: args.stepKey };
-    const ctx: NodeRunContext = {
-      organizationId: args.organizationId ?? '',
-      executionId: args.executionId,
-      nodeId: args.nodeId,
-      stepKey: args.stepKey,
-      input,
-      http: withSensitiveHeaders(deps.http, args.sensitiveHeaders ?? []),
-      outbox: {
-        claim: (channel) => claimOutboxMessage(deps.db, { ...outboxRef, channel }),
-        complete: (result) => completeOutboxMessage(deps.db, outboxRef, result),
-        release: (error) => releaseOutboxMessage(deps.db, outboxRef, error),
-      },
-      sendMail: (module, message) => sendMail(module, message, deps.ssrfAllowlist ?? []),
-      chatTemplate: async (name, language) => {
-        const known = await findChatTemplate(deps.db, ctx.organizationId, name, language);
-        if (known) return known;
-        // Unknown here: it may have been created since the last sync. Sync once before refusing.
-        await syncChatTemplates(deps.db, { ...chatProviders(), secrets: deps.secrets }, ctx.organizationId);
-        return findChatTemplate(deps.db, ctx.organizationId, name, language);
-      },
-      chatWindow: (phoneHash) => chatWindow(deps.db, { organizationId: ctx.organizationId, phoneHash }),
-      sendChat: (module, message) => sendChatMessage(chatProviders(), module, message),
-      openModule: async (module) => {
-        const config = await openModuleConfig(deps.db, deps.secrets, ctx.organizationId, module);
-        // An upstream that echoes a module's secret back cannot put it in a log line (see redact.ts).
-        if (config) rememberSecrets(Object.entries(config).flatMap(([k, v]) => (isSecretName(k) ? [v] : [])));
-        return config;
-      },
-      openCredential: async (credentialId, allowedTypes) => {
-        try {
-          const credential = await openCredential(deps.db, deps.secrets, {
-            organizationId: ctx.organizationId,
-            credentialId,
-            allowedTypes,
-          });
-          // Every field but a header's name and a username is secret: an echo of one in an
-          // upstream's answer or error is redacted from every log line of this process.
-          rememberSecrets(
-            Object.entries(credential.fields).flatMap(([k, v]) =>
-              k === 'name' || k === 'username' ? [] : [v],
-            ),
-          );
-          return { type: credential.type, fields: credential.fields };
-        } catch (error) {
-          if (error instanceof CredentialUnusableError)
-            throw new NodeRunError(error.code, error.message, false);
-          throw error;
-        }
-      },
-      publishEvent: (event, payload) =>
-        publishFromExecution(deps, {
-          organizationId: ctx.organizationId,
-          executionId: args.executionId,
-          event,
-          payload,
-        }),
-    };
-    const traits = ACTIVITY_NODE_TRAITS[args.nodeType];
+    const ctx = createNodeRunContext(deps, { ...args, input });
+    const traits = activityTraitsOf(workflowNodeOf(args.nodeType, args.typeVersion ?? 1));
     const run = () => runner.run(args.config, ctx);
     // Activity logs go through the SDK's logger (the worker's), which adds the activity's ids;
     // these add Weft's. Never the config or output: they hold the user's data and secrets.
@@ -214,7 +119,7 @@ export function createNodeActivities(deps: ActivityDeps) {
     const started = performance.now();
     let output: unknown;
     try {
-      output = await (traits?.activity === 'blocking' ? run() : withHeartbeat(run));
+      output = await (traits.activity === 'blocking' ? run() : withHeartbeat(run));
     } catch (error) {
       const failure = toActivityFailure(error);
       Context.current().log.warn('node run failed', {
@@ -233,12 +138,6 @@ export function createNodeActivities(deps: ActivityDeps) {
     );
   }
 
-  /** The execution an activity works for, from its Temporal workflow id (`exec-<execution_id>`). */
-  function current(): { executionId: string } {
-    const workflowId = Context.current().info.workflowExecution?.workflowId ?? '';
-    return { executionId: workflowId.startsWith('exec-') ? workflowId.slice('exec-'.length) : '' };
-  }
-
   return {
     /** Any node type that runs in an activity: the runner comes from the registry. */
     runNode: (args: RunNodeArgs) => runRegistered(args),
@@ -254,6 +153,7 @@ export function createNodeActivities(deps: ActivityDeps) {
       executionId: string;
       nodeId?: string;
       nodeType: string;
+      typeVersion?: number;
       config: Record<string, unknown>;
       scope: ExpressionScope;
       now: number;
@@ -296,7 +196,8 @@ export function createNodeActivities(deps: ActivityDeps) {
       const config = render(credentials.open);
       const traced = Object.keys(credentials.shown).length > 0 ? render(credentials.shown) : config;
       const small = (value: unknown) => storeIfLarge(deps.db, ref, value, inlineLimit(args.inlineLimitBytes));
-      const evaluate = getNodeEvaluator(args.nodeType);
+      const kind = workflowNodeOf(args.nodeType, args.typeVersion ?? 1);
+      const evaluate = kind.runsIn === 'workflow' ? kind.evaluate : undefined;
       if (evaluate) {
         let evaluated: ReturnType<typeof evaluate>;
         try {
@@ -310,12 +211,13 @@ export function createNodeActivities(deps: ActivityDeps) {
         }
         return { ...evaluated, output: await small(evaluated.output), resolvedConfig: await small(traced) };
       }
-      const traits = ACTIVITY_NODE_TRAITS[args.nodeType];
-      if (traits && traits.reads !== 'upstream') {
+      const traits = activityTraitsOf(kind);
+      if (kind.runsIn === 'activity' && traits.reads !== 'upstream') {
         const output = await runRegistered({
           ...ref,
           nodeId: args.nodeId ?? '',
           nodeType: args.nodeType,
+          typeVersion: args.typeVersion,
           config,
           stepKey: args.idempotencyKey,
           input: traits.reads === 'trigger' ? { trigger: scope.trigger } : undefined,
@@ -333,51 +235,6 @@ export function createNodeActivities(deps: ActivityDeps) {
       return { rendered: config, resolvedConfig: config };
     },
 
-    // The names below are what histories recorded before the generic `runNode` call (the workflow
-    // takes them on replay, behind `patched('generic-node-activity')`). Remove them once no such
-    // execution can still be running (7 days after the release that added runNode).
-
-    /** @deprecated histories before runNode: action.http_request. */
-    httpRequest: (args: {
-      config: Record<string, unknown>;
-      idempotencyKey: string;
-      inlineLimitBytes?: number;
-    }) =>
-      runRegistered({
-        ...current(),
-        nodeId: '',
-        nodeType: 'action.http_request',
-        config: args.config,
-        stepKey: args.idempotencyKey,
-        inlineLimitBytes: args.inlineLimitBytes,
-      }),
-
-    /** @deprecated histories before runNode: action.code. */
-    runCode: (args: { config: Record<string, unknown>; input: unknown; inlineLimitBytes?: number }) =>
-      runRegistered({
-        ...current(),
-        nodeId: '',
-        nodeType: 'action.code',
-        config: args.config,
-        stepKey: '',
-        input: args.input as NodeRunContext['input'],
-        inlineLimitBytes: args.inlineLimitBytes,
-      }),
-
-    /** @deprecated histories before runNode: e-mail, chat and AI nodes. */
-    runModuleNode: (args: {
-      organizationId: string;
-      nodeType: string;
-      config: unknown;
-      idempotencyKey: string;
-    }) =>
-      runRegistered({
-        organizationId: args.organizationId,
-        ...current(),
-        nodeId: '',
-        nodeType: args.nodeType,
-        config: args.config as Record<string, unknown>,
-        stepKey: args.idempotencyKey,
-      }),
+    ...createLegacyNodeActivities(runRegistered),
   };
 }
