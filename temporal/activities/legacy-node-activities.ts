@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { NodeRunContext } from '@weft/nodes/runners';
-import type { RunNodeArgs } from './run-node';
+import type { RunNodeArgs } from './run-registered';
 
 /** The execution an activity works for, from its Temporal workflow id (`exec-<execution_id>`). */
 function current(): { executionId: string } {
