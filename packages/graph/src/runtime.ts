@@ -16,7 +16,6 @@ export {
 export {
   type GraphPlan,
   LOOP_EACH_HANDLE,
-  LOOP_NODE_TYPE,
   liveEdges,
   loopEntries,
   planGraph,

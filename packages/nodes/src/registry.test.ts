@@ -12,7 +12,7 @@ import {
   outputHandles,
 } from './registry';
 import { loadNodeRunner } from './runners';
-import { WORKFLOW_NODE_TYPES, workflowNodeOf } from './runtime';
+import { isLoop, WORKFLOW_NODE_TYPES, workflowNodeOf } from './runtime';
 import { validateNodes } from './validate-nodes';
 
 const TYPES = NODE_TYPES.map((d) => d.type);
@@ -117,6 +117,12 @@ describe('the registry', () => {
     }
     expect(await loadNodeRunner('email_send')).toBe(await loadNodeRunner('action.email.send'));
     expect(await loadNodeRunner('constructor')).toBeUndefined();
+  });
+
+  it('a type that loops has the each and done outputs the walk and the editor rely on', () => {
+    const loops = NODE_TYPE_VERSIONS.filter((d) => d.workflow && isLoop(d.workflow));
+    expect(loops.map((d) => d.type)).toContain('action.loop');
+    for (const d of loops) expect(d.outputs, d.type).toEqual(['each', 'done']);
   });
 
   it('every alias points at a registered type', () => {

@@ -90,6 +90,8 @@ export interface InWorkflowNode extends CommonTraits {
   execute?: (config: Record<string, unknown>, ctx: WorkflowNodeContext) => Promise<EvaluatedNode>;
   /** Pauses the execution (a timer, a wait): the execution shows as running from its start. */
   pauses?: boolean;
+  /** Walks the nodes on its `each` output once per item (their walk is `ctx.walkLoopBody`). */
+  loop?: boolean;
 }
 
 export type WorkflowNodeType = ActivityWorkflowNode | InWorkflowNode;
@@ -108,4 +110,9 @@ export function activityTraitsOf(node: WorkflowNodeType): ActivityNodeTraits {
     activity: node.activity ?? DEFAULT_ACTIVITY_TRAITS.activity,
     reads: node.reads ?? DEFAULT_ACTIVITY_TRAITS.reads,
   };
+}
+
+/** Whether a node of this type walks the nodes on its `each` output once per item. */
+export function isLoop(node: WorkflowNodeType): boolean {
+  return node.runsIn === 'workflow' && node.loop === true;
 }

@@ -8,7 +8,7 @@ import {
   planGraph,
   referencesCredentials,
 } from '@weft/graph/runtime';
-import { type WorkflowNodeType, workflowNodeOf } from '@weft/nodes/runtime';
+import { isLoop, type WorkflowNodeType, workflowNodeOf } from '@weft/nodes/runtime';
 import type { EventSignal, ExecutionStatus, LoadedExecution, RetrySignal, StepError } from '../../shared';
 import { StepReporter } from './progress';
 
@@ -73,7 +73,11 @@ export class GraphRun {
   readonly outgoingPayload: unknown;
 
   constructor(readonly execution: LoadedExecution) {
-    this.plan = planGraph(execution.graph.nodes as GraphNode[], execution.graph.edges as GraphEdge[]);
+    this.plan = planGraph(
+      execution.graph.nodes as GraphNode[],
+      execution.graph.edges as GraphEdge[],
+      (node) => isLoop(this.kindOf(node)),
+    );
     this.timezone = String((execution.graph.trigger_config as { timezone?: unknown }).timezone ?? 'UTC');
     this.attempt = execution.attempt;
     this.outgoingPayload = withoutRunOnlyKeys(execution);

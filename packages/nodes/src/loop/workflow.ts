@@ -16,6 +16,7 @@ const LOOP_YIELD_EVERY = 200;
 export const loopWorkflow = defineWorkflowNode({
   type: 'action.loop',
   runsIn: 'workflow',
+  loop: true,
   async execute(rawConfig, ctx) {
     const config = rawConfig as unknown as RenderedLoopConfig;
     const items = config.items;
