@@ -179,6 +179,14 @@ export class WorkflowEditor {
 
   // --- edits -------------------------------------------------------------------------------------
 
+  /** Whether a step runs the steps on its `each` output once per item: its type's ports say so (a loop). */
+  loops(node: Pick<SavedNode, 'type' | 'type_version'> | undefined): boolean {
+    const ports = node
+      ? (this.typeOf(node.type, node.type_version)?.ports as NodePorts | undefined)
+      : undefined;
+    return Array.isArray(ports?.outputs) && ports.outputs.includes('each');
+  }
+
   #latestVersion(type: string): { type_version?: number } {
     const version = this.typeOf(type)?.version ?? 1;
     return version > 1 ? { type_version: version } : {};
