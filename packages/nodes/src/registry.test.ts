@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import type { Graph, GraphEdge, GraphNode } from '@weft/graph';
 import { describe, expect, it } from 'vitest';
 import { runsIn, versionOf } from './define';
@@ -123,6 +124,27 @@ describe('the registry', () => {
     const loops = NODE_TYPE_VERSIONS.filter((d) => d.workflow && isLoop(d.workflow));
     expect(loops.map((d) => d.type)).toContain('action.loop');
     for (const d of loops) expect(d.outputs, d.type).toEqual(['each', 'done']);
+  });
+
+  it('registers the definition of every type folder (every folder but shared/ is a type)', async () => {
+    const folders = readdirSync(new URL('.', import.meta.url), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name !== 'shared')
+      .map((entry) => entry.name);
+    expect(folders).toContain('http-request');
+    for (const folder of folders) {
+      const schema = (await import(`./${folder}/schema.ts`)) as Record<string, unknown>;
+      const definitions = Object.values(schema).filter(
+        (value): value is { type: string } =>
+          typeof value === 'object' && value !== null && 'type' in value && 'config' in value,
+      );
+      expect(definitions.length, `${folder}/schema.ts defines no node type`).toBeGreaterThan(0);
+      for (const d of definitions) {
+        expect(
+          (NODE_TYPE_VERSIONS as readonly unknown[]).includes(d),
+          `${folder}/schema.ts defines ${d.type}: add it to NODE_TYPE_VERSIONS in packages/nodes/src/registry.ts`,
+        ).toBe(true);
+      }
+    }
   });
 
   it('every alias points at a registered type', () => {
