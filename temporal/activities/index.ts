@@ -9,10 +9,11 @@ import {
 import { createCartActivities } from './carts';
 import { createDeliveryActivities } from './deliver-webhook';
 import type { ActivityDeps } from './deps';
+import { publishFromExecution } from './node-run-context';
 import { createPollingActivities } from './polling';
 import { recordProgressMetrics } from './progress-metrics';
 import { createRecordingActivities } from './recordings';
-import { createNodeActivities, publishFromExecution, withHeartbeat } from './run-node';
+import { createNodeActivities, withHeartbeat } from './run-node';
 import { createScheduleActivities } from './schedules';
 
 export { closeCodeSandbox } from '@weft/nodes/runners';

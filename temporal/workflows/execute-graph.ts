@@ -8,7 +8,6 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { runsInActivity } from '@weft/nodes/runtime';
 import {
   EVENT_SIGNAL,
   type EventSignal,
@@ -34,7 +33,7 @@ const { metrics } = proxySinks<WeftSinks>();
  * fired that handle); otherwise it is skipped. Pure nodes run here, deterministically; side effects
  * run as activities. A node failing with on_failure=abort fails the execution, which then waits
  * (up to 7 days) for a retry signal and resumes at that node with every earlier output intact.
- * The walk is in graph/interpreter.ts, each control-flow node in its own graph/ module.
+ * The walk is in graph/interpreter.ts; what each node type does is in its folder of @weft/nodes.
  */
 export async function executeGraph(args: {
   executionId: string;
@@ -68,15 +67,16 @@ export async function executeGraph(args: {
   try {
     // Graphs with side effects or pauses take a while: show them as running from the start. Purely
     // computed graphs finish in one workflow task and report once, at the end.
-    const nodes = [...run.plan.byId.values()];
-    if (
-      nodes.some(
-        (n) => runsInActivity(n.type) || n.type === 'action.delay' || n.type === 'action.wait_for_event',
-      )
-    ) {
-      await run.report();
-    }
-    await walk(run, run.plan.mainNodes, {}, {}, run.plan.roots, -1, undefined);
+    const kinds = [...run.plan.byId.values()].map((n) => run.kindOf(n));
+    if (kinds.some((kind) => kind.runsIn === 'activity' || kind.pauses)) await run.report();
+    await walk(run, {
+      nodes: run.plan.mainNodes,
+      entries: run.plan.roots,
+      outputs: {},
+      fired: {},
+      iteration: -1,
+      loop: undefined,
+    });
     run.status = run.anyFailed ? 'partial' : 'success';
     await run.report({ completedAt: new Date().toISOString() });
     log.debug('execution finished', { execution_id: execution.executionId, status: run.status });

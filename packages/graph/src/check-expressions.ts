@@ -1,12 +1,7 @@
 import { visitStrings } from './interpolation/find';
 import { compileTemplate, isParsedExpression, type ParsedExpression } from './interpolation/parse';
 import { checkPipeCall } from './interpolation/pipes';
-import {
-  CREDENTIAL_EXPRESSION_NODE_TYPES,
-  EXECUTION_FIELDS,
-  EXPRESSION_ROOTS,
-  LOOP_FIELDS,
-} from './interpolation/scope';
+import { EXECUTION_FIELDS, EXPRESSION_ROOTS, LOOP_FIELDS } from './interpolation/scope';
 import type { Graph, GraphIssue } from './schema';
 import { upstreamOf } from './validate';
 
@@ -14,6 +9,7 @@ import { upstreamOf } from './validate';
 interface ReferenceContext {
   nodeId: string;
   nodeType: string;
+  credentialNodeTypes: readonly string[];
   nodeIds: ReadonlySet<string>;
   upstream: () => ReadonlySet<string>;
 }
@@ -47,9 +43,11 @@ function problemsOfReference(expression: ParsedExpression, context: ReferenceCon
         ? []
         : [`${source}: loop has no field "${first}" (use ${LOOP_FIELDS.join(', ')})`];
     case 'credentials':
-      if (!CREDENTIAL_EXPRESSION_NODE_TYPES.includes(context.nodeType)) {
+      if (!context.credentialNodeTypes.includes(context.nodeType)) {
         return [
-          `${source}: credentials can be used only in ${CREDENTIAL_EXPRESSION_NODE_TYPES.join(', ')} nodes`,
+          context.credentialNodeTypes.length === 0
+            ? `${source}: credentials cannot be used in expressions`
+            : `${source}: credentials can be used only in ${context.credentialNodeTypes.join(', ')} nodes`,
         ];
       }
       return path.length === 2
@@ -70,13 +68,18 @@ function problemsOfReference(expression: ParsedExpression, context: ReferenceCon
  * unknown pipes and wrong pipe arguments, and `{{nodes.X…}}` naming a node that does not exist or
  * is not upstream of the node whose config holds the expression (its output might not exist yet).
  * Each issue's path is the config field holding the expression, e.g.
- * `['nodes', 2, 'config', 'assignments', 0, 'value']`.
+ * `['nodes', 2, 'config', 'assignments', 0, 'value']`. `{{credentials.…}}` is allowed only in the
+ * node types given (the registry of @weft/nodes knows which).
  *
  * @example
  * checkGraphExpressions({ nodes: [{ id: 'a', type: 'action.transform', config: { v: '{{ x.y }}' }, on_failure: 'continue' }], edges: [] })
  * // [{ path: ['nodes', 0, 'config', 'v'], message: '{{ x.y }} starts with unknown root "x"; …' }]
  */
-export function checkGraphExpressions(graph: Graph): GraphIssue[] {
+export function checkGraphExpressions(
+  graph: Graph,
+  options: { credentialNodeTypes?: readonly string[] } = {},
+): GraphIssue[] {
+  const credentialNodeTypes = options.credentialNodeTypes ?? [];
   const issues: GraphIssue[] = [];
   const nodeIds = new Set(graph.nodes.map((node) => node.id));
   graph.nodes.forEach((node, index) => {
@@ -84,6 +87,7 @@ export function checkGraphExpressions(graph: Graph): GraphIssue[] {
     const context: ReferenceContext = {
       nodeId: node.id,
       nodeType: node.type,
+      credentialNodeTypes,
       nodeIds,
       upstream: () => {
         upstream ??= upstreamOf(graph, node.id);

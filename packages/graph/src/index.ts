@@ -1,4 +1,5 @@
 export * from './check-expressions';
+export * from './defaults';
 export * from './interpolation';
 export * from './plan';
 export * from './schema';

@@ -8,6 +8,9 @@ const node = (id: string, type = 'action.transform'): GraphNode => ({
   config: {},
   on_failure: 'continue',
 });
+/** In these tests, as in the registry, `action.loop` is the type that loops. */
+const planOf = (nodes: GraphNode[], edges: GraphEdge[]) =>
+  planGraph(nodes, edges, (n) => n.type === 'action.loop');
 const edge = (source: string, target: string, source_handle?: string): GraphEdge =>
   source_handle === undefined ? { source, target } : { source, target, source_handle };
 
@@ -41,7 +44,7 @@ function walk(
 
 describe('planGraph', () => {
   it('finds roots, adjacency and the nodes of each loop body', () => {
-    const plan = planGraph(
+    const plan = planOf(
       [node('a'), node('loop', 'action.loop'), node('b'), node('c'), node('after')],
       [edge('a', 'loop'), edge('loop', 'b', 'each'), edge('b', 'c'), edge('loop', 'after', 'done')],
     );
@@ -54,7 +57,7 @@ describe('planGraph', () => {
   });
 
   it('keeps a graph without loops whole, with every node that has no input as a root', () => {
-    const plan = planGraph([node('x'), node('y'), node('z')], [edge('x', 'z')]);
+    const plan = planOf([node('x'), node('y'), node('z')], [edge('x', 'z')]);
     expect([...plan.roots]).toEqual(['x', 'y']);
     expect(plan.loopBodies.size).toBe(0);
   });
@@ -62,7 +65,7 @@ describe('planGraph', () => {
 
 describe('readyNodes and liveEdges', () => {
   it('runs the taken branch of a condition and skips the other, then joins on the merge', () => {
-    const plan = planGraph(
+    const plan = planOf(
       [node('if', 'action.condition'), node('yes'), node('no'), node('then'), node('merge', 'action.merge')],
       [
         edge('if', 'yes', 'true'),
@@ -79,7 +82,7 @@ describe('readyNodes and liveEdges', () => {
   });
 
   it('waits for every input of a node before it settles', () => {
-    const plan = planGraph(
+    const plan = planOf(
       [node('a'), node('b'), node('slow'), node('join')],
       [edge('a', 'join'), edge('b', 'slow'), edge('slow', 'join')],
     );
@@ -88,7 +91,7 @@ describe('readyNodes and liveEdges', () => {
   });
 
   it('walks a loop body from its entries, reading the main graph as already settled', () => {
-    const plan = planGraph(
+    const plan = planOf(
       [node('start'), node('loop', 'action.loop'), node('b'), node('c')],
       [edge('start', 'loop'), edge('loop', 'b', 'each'), edge('start', 'c'), edge('b', 'c')],
     );
@@ -101,7 +104,7 @@ describe('readyNodes and liveEdges', () => {
   });
 
   it('does not count an edge whose source fired another handle', () => {
-    const plan = planGraph([node('s', 'action.switch'), node('t')], [edge('s', 't', 'case_a')]);
+    const plan = planOf([node('s', 'action.switch'), node('t')], [edge('s', 't', 'case_a')]);
     expect(liveEdges(plan, 't', new Set(['s']), { s: 'default' })).toEqual([]);
     expect(liveEdges(plan, 't', new Set(['s']), { s: 'case_a' })).toHaveLength(1);
     expect(liveEdges(plan, 't', new Set(), { s: 'case_a' })).toEqual([]);

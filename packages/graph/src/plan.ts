@@ -17,10 +17,17 @@ export interface GraphPlan {
   roots: Set<string>;
 }
 
-export const LOOP_NODE_TYPE = 'action.loop';
 export const LOOP_EACH_HANDLE = 'each';
 
-export function planGraph(nodes: readonly GraphNode[], edges: readonly GraphEdge[]): GraphPlan {
+/**
+ * The plan of a graph. `isLoop` says which nodes walk the nodes on their `each` handle once per
+ * item (the node types know: @weft/nodes, `loop` in a type's workflow.ts).
+ */
+export function planGraph(
+  nodes: readonly GraphNode[],
+  edges: readonly GraphEdge[],
+  isLoop: (node: GraphNode) => boolean,
+): GraphPlan {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const incoming = new Map<string, GraphEdge[]>(nodes.map((n) => [n.id, []]));
   const outgoing = new Map<string, GraphEdge[]>(nodes.map((n) => [n.id, []]));
@@ -30,7 +37,7 @@ export function planGraph(nodes: readonly GraphNode[], edges: readonly GraphEdge
   }
   const loopBodies = new Map<string, Set<string>>();
   for (const node of nodes) {
-    if (node.type !== LOOP_NODE_TYPE) continue;
+    if (!isLoop(node)) continue;
     const body = new Set<string>();
     const stack = loopEntries({ outgoing }, node.id);
     while (stack.length > 0) {

@@ -5,10 +5,10 @@
  * time is rebuilt per execution (it was a third of the worker's CPU). Graphs were validated at save
  * time, so the interpreter needs plain types, not validators. A test keeps zod out of the bundle.
  */
+export { DEFAULT_ON_FAILURE } from './defaults';
 export { ExpressionTooLargeError } from './interpolation/limits';
 export { renderValue } from './interpolation/render';
 export {
-  CREDENTIAL_EXPRESSION_NODE_TYPES,
   type ExpressionScope,
   type RenderOptions,
   referencesCredentials,
@@ -16,7 +16,6 @@ export {
 export {
   type GraphPlan,
   LOOP_EACH_HANDLE,
-  LOOP_NODE_TYPE,
   liveEdges,
   loopEntries,
   planGraph,

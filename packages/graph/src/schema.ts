@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_ON_FAILURE } from './defaults';
 
 /** A node id is referenced from expressions (`{{nodes.<id>.field}}`), so it stays URL- and path-safe. */
 export const NodeId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 letters, digits, _ or -');
@@ -12,9 +13,11 @@ export const CanvasPosition = z.object({ x: z.number(), y: z.number() });
 export const GraphNode = z.object({
   id: NodeId,
   type: z.string().min(1).max(100),
+  /** The version of its type the node was built with; absent = 1. New nodes get the latest. */
+  type_version: z.number().int().min(1).max(1000).optional(),
   name: z.string().max(200).optional(),
   config: z.record(z.string(), z.unknown()).default({}),
-  on_failure: OnFailure.default('continue'),
+  on_failure: OnFailure.default(DEFAULT_ON_FAILURE),
   position: CanvasPosition.optional(),
   /** Test runs use this instead of running the node; production runs ignore it (DESIGN §15). */
   pinned_output: z.record(z.string(), z.unknown()).optional(),

@@ -21,6 +21,7 @@ const plan = planGraph(
     { source: 'loop', target: 'body', source_handle: 'each' },
     { source: 'loop', target: 'after', source_handle: 'done' },
   ] satisfies GraphEdge[],
+  (node) => node.type === 'action.loop',
 );
 
 describe('test-run bounds', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { durationToMs } from './delay/evaluate';
+import { durationToMs } from './shared/duration';
 
 /** A config string that may contain `{{ ... }}` expressions. */
 export const Template = z.string().max(65_536);

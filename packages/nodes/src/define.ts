@@ -1,10 +1,18 @@
 import type { z } from 'zod';
+import type { NodeRunner } from './runner';
+import type { WorkflowNodeType } from './workflow-node';
 
 export type NodeCategory = 'action' | 'logic' | 'flow' | 'messaging' | 'ai' | 'data';
 
-/** A node type as data: metadata, config and output schemas, and its ports. Pure: safe in workflow code. */
+/**
+ * A node type (one version of it) as data: metadata, config and output schemas, its ports, what the
+ * interpreter knows of it (`workflow`) and, for a type that runs in an activity, its runner. Pure:
+ * the runner is loaded only when a node of the type first runs, so the API never loads I/O code.
+ */
 export interface NodeTypeDefinition<C extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   type: string;
+  /** Which version of the type this is (1 when absent); a saved node keeps its version (registry.ts). */
+  version?: number;
   name: string;
   category: NodeCategory;
   description: string;
@@ -12,14 +20,28 @@ export interface NodeTypeDefinition<C extends z.ZodType = z.ZodType, O extends z
   output: O;
   /** Output handles. `cases` means one handle per switch case key plus `default`. */
   outputs: readonly string[] | 'cases';
-  /** Whether the node runs as an activity (side effects) or in workflow code. */
-  runsIn: 'workflow' | 'activity';
+  /** The type's `workflow.ts`; absent: it runs in an activity, heartbeating, reading nothing upstream. */
+  workflow?: WorkflowNodeType;
+  /** The type's `run.ts` runner, for a type that runs in an activity. */
+  runner?: () => Promise<NodeRunner>;
+  /** The organization module the type needs (a template using it lists that module). */
+  module?: 'chat' | 'email' | 'ai';
 }
 
 export function defineNodeType<C extends z.ZodType, O extends z.ZodType>(
   definition: NodeTypeDefinition<C, O>,
 ): NodeTypeDefinition<C, O> {
   return definition;
+}
+
+/** Where a node of this definition runs: in workflow code or in an activity (the default). */
+export function runsIn(definition: NodeTypeDefinition): 'workflow' | 'activity' {
+  return definition.workflow?.runsIn ?? 'activity';
+}
+
+/** The version of a definition (1 when it does not say). */
+export function versionOf(definition: { version?: number }): number {
+  return definition.version ?? 1;
 }
 
 /** The single output handle of ordinary nodes. */

@@ -1,38 +1,24 @@
+import { readdirSync } from 'node:fs';
 import type { Graph, GraphEdge, GraphNode } from '@weft/graph';
 import { describe, expect, it } from 'vitest';
-import { getNodeEvaluator } from './evaluators';
+import { runsIn, versionOf } from './define';
 import {
   canonicalNodeType,
   describeNodeType,
   getNodeType,
   NODE_TYPE_ALIASES,
+  NODE_TYPE_VERSIONS,
   NODE_TYPES,
+  nodeTypeVersions,
   outputHandles,
 } from './registry';
-import { getNodeRunner } from './runners';
-import { ACTIVITY_NODE_TRAITS, NODE_RUNS_IN, runsInActivity } from './runs-in';
+import { loadNodeRunner } from './runners';
+import { isLoop, WORKFLOW_NODE_TYPES, workflowNodeOf } from './runtime';
 import { validateNodes } from './validate-nodes';
 
-/** DESIGN.md §5: the 15 node types. Their type strings are public API. */
-const EXPECTED_TYPES = [
-  'action.http_request',
-  'action.transform',
-  'action.condition',
-  'action.switch',
-  'action.loop',
-  'action.merge',
-  'action.delay',
-  'action.wait_for_event',
-  'action.code',
-  'action.email.send',
-  'action.chat.send',
-  'action.chat.send_template',
-  'action.ai.prompt',
-  'action.event.publish',
-  'action.workflow.execute',
-];
+const TYPES = NODE_TYPES.map((d) => d.type);
 
-/** One valid config per type (the minimum each needs). */
+/** A sample valid config for the types the tests below build graphs with. */
 const VALID_CONFIG: Record<string, Record<string, unknown>> = {
   'action.http_request': { url: 'https://example.com/{{trigger.id}}' },
   'action.transform': { assignments: [{ key: 'a', value: '1' }] },
@@ -66,17 +52,19 @@ function definition(type: string) {
 }
 
 describe('the registry', () => {
-  it('holds exactly the 15 node types of DESIGN.md §5, each once', () => {
-    const types = NODE_TYPES.map((d) => d.type);
-    expect(types).toHaveLength(15);
-    expect(new Set(types).size).toBe(15);
-    expect([...types].sort()).toEqual([...EXPECTED_TYPES].sort());
+  it('holds each type once per version, and lists the latest version of each', () => {
+    const keys = NODE_TYPE_VERSIONS.map((d) => `${d.type}@${versionOf(d)}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(new Set(TYPES).size).toBe(TYPES.length);
+    for (const d of NODE_TYPES) expect(versionOf(d)).toBe(Math.max(...nodeTypeVersions(d.type)));
   });
 
-  it('finds every type by its id', () => {
-    for (const type of EXPECTED_TYPES) expect(getNodeType(type)?.type).toBe(type);
+  it('finds every type by its id, in any version it has', () => {
+    for (const d of NODE_TYPE_VERSIONS) expect(getNodeType(d.type, versionOf(d))).toBe(d);
+    for (const type of TYPES) expect(getNodeType(type)?.type).toBe(type);
     expect(getNodeType('action.nope')).toBeUndefined();
     expect(getNodeType('')).toBeUndefined();
+    expect(getNodeType('action.transform', 99)).toBeUndefined();
   });
 
   it('canonicalizes the email_send alias', () => {
@@ -84,48 +72,95 @@ describe('the registry', () => {
     expect(canonicalNodeType('email_send')).toBe('action.email.send');
     expect(canonicalNodeType('action.email.send')).toBe('action.email.send');
     expect(canonicalNodeType('action.transform')).toBe('action.transform');
+    expect(canonicalNodeType('constructor')).toBe('constructor');
     expect(getNodeType('email_send')).toBe(getNodeType('action.email.send'));
   });
 
-  it("the interpreter's zod-free table agrees with every definition on where it runs", () => {
-    for (const d of NODE_TYPES) expect(NODE_RUNS_IN[d.type], d.type).toBe(d.runsIn);
-    for (const [alias, target] of Object.entries(NODE_TYPE_ALIASES)) {
-      expect(NODE_RUNS_IN[alias], alias).toBe(getNodeType(target)?.runsIn);
+  it("lists each definition's workflow.ts in runtime.ts, which the interpreter reads", () => {
+    for (const d of NODE_TYPE_VERSIONS) {
+      const where = `${d.type}@${versionOf(d)}`;
+      if (d.workflow) {
+        expect(d.workflow.type, where).toBe(d.type);
+        expect(
+          workflowNodeOf(d.type, versionOf(d)),
+          `${where}: add its workflow.ts export to WORKFLOW_NODE_TYPES in packages/nodes/src/runtime.ts`,
+        ).toBe(d.workflow);
+      } else {
+        expect(workflowNodeOf(d.type, versionOf(d)), `${where} has no workflow.ts`).toEqual({
+          type: d.type,
+          runsIn: 'activity',
+        });
+      }
     }
-    expect(Object.keys(NODE_RUNS_IN).sort()).toEqual(
-      [...NODE_TYPES.map((d) => d.type), ...Object.keys(NODE_TYPE_ALIASES)].sort(),
-    );
-    expect(runsInActivity('action.http_request')).toBe(true);
-    expect(runsInActivity('action.transform')).toBe(false);
-    expect(runsInActivity('constructor')).toBe(false);
+    const registered = new Set(NODE_TYPE_VERSIONS.map((d) => d.workflow));
+    for (const w of WORKFLOW_NODE_TYPES)
+      expect(registered.has(w), `${w.type}: runtime.ts lists a workflow.ts no definition uses`).toBe(true);
+    expect(workflowNodeOf('email_send')).toEqual(workflowNodeOf('action.email.send'));
+    expect(workflowNodeOf('constructor').runsIn).toBe('activity');
   });
 
-  it('every activity type has a runner and traits; every workflow type none; evaluators are pure types', () => {
-    for (const d of NODE_TYPES) {
-      const activity = d.runsIn === 'activity';
-      expect(getNodeRunner(d.type) !== undefined, d.type).toBe(activity);
-      expect(Object.hasOwn(ACTIVITY_NODE_TRAITS, d.type), d.type).toBe(activity);
-      if (getNodeEvaluator(d.type)) expect(d.runsIn, d.type).toBe('workflow');
+  it('gives every activity type a runner and no workflow code; every workflow type code and no runner', async () => {
+    for (const d of NODE_TYPE_VERSIONS) {
+      const where = `${d.type}@${versionOf(d)}`;
+      const runner = await loadNodeRunner(d.type, versionOf(d));
+      if (runsIn(d) === 'activity') {
+        expect(runner?.run, `${where}: give it runner: () => import('./run') in its schema.ts`).toBeTypeOf(
+          'function',
+        );
+      } else {
+        expect(runner, where).toBeUndefined();
+        const w = d.workflow;
+        expect(
+          w?.runsIn === 'workflow' && (w.evaluate ?? w.execute),
+          `${where}: evaluate or execute`,
+        ).toBeTypeOf('function');
+      }
     }
-    expect(getNodeRunner('email_send')).toBe(getNodeRunner('action.email.send'));
-    expect(getNodeRunner('constructor')).toBeUndefined();
-    expect(getNodeEvaluator('toString')).toBeUndefined();
+    expect(await loadNodeRunner('email_send')).toBe(await loadNodeRunner('action.email.send'));
+    expect(await loadNodeRunner('constructor')).toBeUndefined();
+  });
+
+  it('a type that loops has the each and done outputs the walk and the editor rely on', () => {
+    const loops = NODE_TYPE_VERSIONS.filter((d) => d.workflow && isLoop(d.workflow));
+    expect(loops.map((d) => d.type)).toContain('action.loop');
+    for (const d of loops) expect(d.outputs, d.type).toEqual(['each', 'done']);
+  });
+
+  it('registers the definition of every type folder (every folder but shared/ is a type)', async () => {
+    const folders = readdirSync(new URL('.', import.meta.url), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && entry.name !== 'shared')
+      .map((entry) => entry.name);
+    expect(folders).toContain('http-request');
+    for (const folder of folders) {
+      const schema = (await import(`./${folder}/schema.ts`)) as Record<string, unknown>;
+      const definitions = Object.values(schema).filter(
+        (value): value is { type: string } =>
+          typeof value === 'object' && value !== null && 'type' in value && 'config' in value,
+      );
+      expect(definitions.length, `${folder}/schema.ts defines no node type`).toBeGreaterThan(0);
+      for (const d of definitions) {
+        expect(
+          (NODE_TYPE_VERSIONS as readonly unknown[]).includes(d),
+          `${folder}/schema.ts defines ${d.type}: add it to NODE_TYPE_VERSIONS in packages/nodes/src/registry.ts`,
+        ).toBe(true);
+      }
+    }
   });
 
   it('every alias points at a registered type', () => {
     for (const target of Object.values(NODE_TYPE_ALIASES)) expect(getNodeType(target)).toBeDefined();
   });
 
-  it('has a sample valid config for every type (guards this test file)', () => {
-    for (const type of EXPECTED_TYPES) {
-      const parsed = definition(type).config.safeParse(VALID_CONFIG[type]);
+  it('has a sample valid config for the types these tests use (guards this test file)', () => {
+    for (const [type, config] of Object.entries(VALID_CONFIG)) {
+      const parsed = definition(type).config.safeParse(config);
       expect(parsed.success, `${type}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
     }
   });
 });
 
 describe('describeNodeType', () => {
-  it.each(EXPECTED_TYPES)('%s has metadata and an object JSON Schema for its config', (type) => {
+  it.each(TYPES)('%s has metadata and an object JSON Schema for its config', (type) => {
     const d = describeNodeType(definition(type));
     expect(d.type).toBe(type);
     expect(d.name.length).toBeGreaterThan(0);
@@ -137,6 +172,8 @@ describe('describeNodeType', () => {
     expect(Object.keys(schema.properties ?? {}).length).toBeGreaterThan(0);
     expect(d.output_schema).toBeTypeOf('object');
     expect(d.ports.inputs).toEqual(['main']);
+    expect(d.version).toBe(Math.max(...nodeTypeVersions(type)));
+    expect(d.previous_versions.map((v) => v.version)).toEqual(nodeTypeVersions(type).slice(0, -1));
   });
 
   it('names the required config fields', () => {

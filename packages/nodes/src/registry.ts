@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { aiPrompt } from './ai-prompt/schema';
+import { canonicalNodeType, NODE_TYPE_ALIASES } from './aliases';
 import { chatSend } from './chat-send/schema';
 import { chatSendTemplate } from './chat-send-template/schema';
 import { code } from './code/schema';
 import { condition } from './condition/schema';
-import type { NodeTypeDefinition } from './define';
+import { type NodeTypeDefinition, versionOf } from './define';
 import { delay } from './delay/schema';
 import { emailSend } from './email-send/schema';
 import { eventPublish } from './event-publish/schema';
@@ -16,8 +17,13 @@ import { transform } from './transform/schema';
 import { waitForEvent } from './wait-for-event/schema';
 import { workflowExecute } from './workflow-execute/schema';
 
-/** The 15 node types. Their `type` strings are public API: never rename one. */
-export const NODE_TYPES: readonly NodeTypeDefinition[] = [
+/**
+ * Every node type, one line each: adding a type is its folder and its line here. A type whose
+ * config changes incompatibly gets a new version (a definition with `version: 2`) on a line of its
+ * own, and keeps the old one: saved nodes run on the version they were built with.
+ * Type strings are public API: never rename one.
+ */
+export const NODE_TYPE_VERSIONS: readonly NodeTypeDefinition[] = [
   httpRequest,
   transform,
   condition,
@@ -35,10 +41,43 @@ export const NODE_TYPES: readonly NodeTypeDefinition[] = [
   workflowExecute,
 ];
 
-const byType = new Map(NODE_TYPES.map((d) => [d.type, d]));
+const versionsByType = new Map<string, NodeTypeDefinition[]>();
+const latest: NodeTypeDefinition[] = [];
 
-/** Older or shorter spellings accepted on input and stored in canonical form. */
-export const NODE_TYPE_ALIASES: Readonly<Record<string, string>> = { email_send: 'action.email.send' };
+function index(definitions: readonly NodeTypeDefinition[]) {
+  versionsByType.clear();
+  for (const definition of definitions) {
+    const versions = versionsByType.get(definition.type) ?? [];
+    versions.push(definition);
+    versions.sort((a, b) => versionOf(a) - versionOf(b));
+    versionsByType.set(definition.type, versions);
+  }
+  latest.splice(
+    0,
+    latest.length,
+    ...[...versionsByType.values()].map((v) => v[v.length - 1] as NodeTypeDefinition),
+  );
+}
+index(NODE_TYPE_VERSIONS);
+
+/** The latest version of every node type, in registry order: what new nodes get. */
+export const NODE_TYPES: readonly NodeTypeDefinition[] = latest;
+
+/**
+ * For tests: adds a version of a registered type, as if it had a line above, until the returned
+ * function is called. (GET /node-types describes the types as the process started.)
+ */
+export function addNodeTypeVersionForTests(definition: NodeTypeDefinition): () => void {
+  if (!versionsByType.has(definition.type)) throw new Error(`${definition.type} is not a registered type`);
+  if (getNodeType(definition.type, versionOf(definition))) {
+    throw new Error(`${definition.type} already has version ${versionOf(definition)}`);
+  }
+  const all = [...versionsByType.values()].flat();
+  index([...all, definition]);
+  return () => index(all);
+}
+
+export { canonicalNodeType, NODE_TYPE_ALIASES };
 
 /**
  * Every `type` a workflow node may name on input (canonical and alias spellings), as a zod enum so
@@ -50,13 +89,23 @@ export const NodeTypeName = z.enum(
   { error: (issue) => `unknown node type "${String(issue.input)}"` },
 );
 
-export function canonicalNodeType(type: string): string {
-  return NODE_TYPE_ALIASES[type] ?? type;
+/** A type's definition: of the given version, or its latest when no version is given. */
+export function getNodeType(type: string, version?: number): NodeTypeDefinition | undefined {
+  const versions = versionsByType.get(canonicalNodeType(type));
+  if (!versions) return undefined;
+  if (version === undefined) return versions[versions.length - 1];
+  return versions.find((d) => versionOf(d) === version);
 }
 
-export function getNodeType(type: string): NodeTypeDefinition | undefined {
-  return byType.get(canonicalNodeType(type));
+/** The versions a type has, oldest first (empty for an unknown type). */
+export function nodeTypeVersions(type: string): number[] {
+  return (versionsByType.get(canonicalNodeType(type)) ?? []).map(versionOf);
 }
+
+/** The node types whose config may use `{{credentials.…}}` (checked at save). */
+export const CREDENTIAL_NODE_TYPES: readonly string[] = NODE_TYPES.filter((d) => d.workflow?.credentials).map(
+  (d) => d.type,
+);
 
 /** The output handles a node of this definition offers, given its (parsed) config. */
 export function outputHandles(definition: NodeTypeDefinition, config: unknown): string[] {
@@ -66,13 +115,9 @@ export function outputHandles(definition: NodeTypeDefinition, config: unknown): 
   return [...cases.map((c) => c.key), 'default'];
 }
 
-/** The description served by GET /node-types, with JSON Schema generated from the zod schemas. */
-export function describeNodeType(definition: NodeTypeDefinition) {
+function describeVersion(definition: NodeTypeDefinition) {
   return {
-    type: definition.type,
-    name: definition.name,
-    category: definition.category,
-    description: definition.description,
+    version: versionOf(definition),
     config_schema: z.toJSONSchema(definition.config, { io: 'input', unrepresentable: 'any' }),
     output_schema: z.toJSONSchema(definition.output, { unrepresentable: 'any' }),
     ports: {
@@ -82,5 +127,24 @@ export function describeNodeType(definition: NodeTypeDefinition) {
           ? { from_config: 'cases[].key', plus: ['default'] }
           : definition.outputs,
     },
+  };
+}
+
+/**
+ * The description served by GET /node-types, with JSON Schema generated from the zod schemas: the
+ * latest version at the top level (what new nodes get), the older versions a saved node may still
+ * use under `previous_versions`.
+ */
+export function describeNodeType(definition: NodeTypeDefinition) {
+  const older = (versionsByType.get(definition.type) ?? []).filter(
+    (d) => versionOf(d) < versionOf(definition),
+  );
+  return {
+    type: definition.type,
+    name: definition.name,
+    category: definition.category,
+    description: definition.description,
+    ...describeVersion(definition),
+    previous_versions: older.map(describeVersion),
   };
 }

@@ -29,7 +29,7 @@ export interface NodeRunContext {
   /** `<execution_id>:<node_id>[:<loop_index>]`: stable across retries (DESIGN §12.1). */
   stepKey: string;
   /**
-   * Upstream data, as much as the type's `reads` trait asks for (runs-in.ts): the trigger payload
+   * Upstream data, as much as the type's `reads` trait asks for (its workflow.ts): the trigger payload
    * alone, or with every node output and the loop item (stored outputs resolved).
    */
   input: { trigger?: unknown; nodes?: Record<string, unknown>; loop?: unknown };
@@ -114,7 +114,7 @@ export class NodeRunError extends Error {
   }
 }
 
-/** How a node type that runs in an activity is called; its traits live in runs-in.ts (workflow code reads them). */
+/** How a node type that runs in an activity is called; its traits live in its workflow.ts (workflow code reads them). */
 export interface NodeRunner {
   run(config: Record<string, unknown>, ctx: NodeRunContext): Promise<unknown>;
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { runContext } from '../test/run-context';
-import { getNodeRunner, NodeRunError } from './runners';
+import { loadNodeRunner, NodeRunError } from './runners';
 
 const context = (overrides: Parameters<typeof runContext>[0] = {}) => runContext(overrides);
 
-const runnerOf = (type: string) => {
-  const runner = getNodeRunner(type);
+const runnerOf = async (type: string) => {
+  const runner = await loadNodeRunner(type);
   if (!runner) throw new Error(`no runner for ${type}`);
   return runner;
 };
@@ -20,7 +20,7 @@ describe('the runners in the registry', () => {
         return { workflows_triggered: 2, execution_ids: ['a', 'b'] };
       },
     });
-    const runner = runnerOf('action.event.publish');
+    const runner = await runnerOf('action.event.publish');
     expect(await runner.run({ event: 'order.shipped', payload: { id: 9 } }, ctx)).toEqual({
       workflows_triggered: 2,
       execution_ids: ['a', 'b'],
@@ -33,13 +33,13 @@ describe('the runners in the registry', () => {
   });
 
   it('action.event.publish refuses an event name that interpolation made invalid', async () => {
-    await expect(runnerOf('action.event.publish').run({ event: 'Not An Event' }, context())).rejects.toThrow(
-      /category\.action/,
-    );
+    await expect(
+      (await runnerOf('action.event.publish')).run({ event: 'Not An Event' }, context()),
+    ).rejects.toThrow(/category\.action/);
   });
 
   it('action.code runs the source with the upstream input; user errors are final NodeRunErrors', async () => {
-    const runner = runnerOf('action.code');
+    const runner = await runnerOf('action.code');
     const ctx = context({ input: { trigger: { n: 4 }, nodes: { prev: { m: 3 } }, loop: null } });
     expect(await runner.run({ code: 'return input.trigger.n * input.nodes.prev.m' }, ctx)).toBe(12);
     const error = await runner.run({ code: 'throw new Error("nope")' }, ctx).catch((e: unknown) => e);
@@ -61,7 +61,7 @@ describe('the runners in the registry', () => {
       ],
       ['action.ai.prompt', { prompt: 'Hi' }, 'AI'],
     ] as const) {
-      const error = await runnerOf(type)
+      const error = await (await runnerOf(type))
         .run(config, context({ openModule: async () => null }))
         .catch((e: unknown) => e);
       expect(error, type).toMatchObject({ code: 'module_not_configured', retryable: false });

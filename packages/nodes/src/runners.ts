@@ -1,30 +1,17 @@
 /**
- * The runners of the node types that run in an activity, one line each. Not for workflow code:
- * runners parse configs with zod and do I/O. The generic `runNode` activity looks them up here.
+ * The I/O side of node types, for the worker's activities: the runner of a type that runs in an
+ * activity, loaded from its folder's `run.ts` when a node of it first runs. Not for workflow code:
+ * runners parse configs with zod and do I/O.
  */
-import { aiPromptRunner } from './ai-prompt/run';
-import { chatSendRunner } from './chat-send/run';
-import { chatSendTemplateRunner } from './chat-send-template/run';
-import { codeRunner } from './code/run';
-import { emailSendRunner } from './email-send/run';
-import { eventPublishRunner } from './event-publish/run';
-import { httpRequestRunner } from './http-request/run';
-import { canonicalNodeType } from './registry';
+import { runsIn } from './define';
+import { getNodeType } from './registry';
 import type { NodeRunner } from './runner';
 
-export const NODE_RUNNERS: Readonly<Record<string, NodeRunner>> = {
-  'action.http_request': httpRequestRunner,
-  'action.code': codeRunner,
-  'action.email.send': emailSendRunner,
-  'action.chat.send': chatSendRunner,
-  'action.chat.send_template': chatSendTemplateRunner,
-  'action.ai.prompt': aiPromptRunner,
-  'action.event.publish': eventPublishRunner,
-};
-
-export function getNodeRunner(type: string): NodeRunner | undefined {
-  const canonical = canonicalNodeType(type);
-  return Object.hasOwn(NODE_RUNNERS, canonical) ? NODE_RUNNERS[canonical] : undefined;
+/** The runner of this type and version; undefined for an unknown type or one that runs in workflow code. */
+export async function loadNodeRunner(type: string, version = 1): Promise<NodeRunner | undefined> {
+  const definition = getNodeType(type, version);
+  if (!definition || runsIn(definition) !== 'activity') return undefined;
+  return definition.runner?.();
 }
 
 /** Terminates the code node's sandbox threads: call once when the process shuts down. */

@@ -1,18 +1,27 @@
 import type { Graph, GraphIssue } from '@weft/graph';
-import { canonicalNodeType, getNodeType, outputHandles } from './registry';
+import { canonicalNodeType, getNodeType, nodeTypeVersions, outputHandles } from './registry';
 
 /**
- * Checks each node against its type: known type, valid config, and edges leaving it through
- * a handle it has. Returns the graph with canonical types and parsed (defaulted) configs.
+ * Checks each node against its type, in the version the node names (1 when it names none): known
+ * type and version, valid config, and edges leaving it through a handle it has. Returns the graph
+ * with canonical types and parsed (defaulted) configs.
  */
 export function validateNodes(graph: Graph): { graph: Graph; issues: GraphIssue[] } {
   const issues: GraphIssue[] = [];
   const handlesById = new Map<string, string[]>();
   const nodes = graph.nodes.map((node, i) => {
-    const definition = getNodeType(node.type);
-    if (!definition) {
+    const versions = nodeTypeVersions(node.type);
+    if (versions.length === 0) {
       issues.push({ path: ['nodes', i, 'type'], message: `unknown node type "${node.type}"` });
       return node;
+    }
+    const definition = getNodeType(node.type, node.type_version ?? 1);
+    if (!definition) {
+      issues.push({
+        path: ['nodes', i, 'type_version'],
+        message: `${canonicalNodeType(node.type)} has no version ${node.type_version} (it has ${versions.join(', ')})`,
+      });
+      return { ...node, type: canonicalNodeType(node.type) };
     }
     const parsed = definition.config.safeParse(node.config);
     if (!parsed.success) {

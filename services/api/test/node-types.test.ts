@@ -1,24 +1,10 @@
+import { NODE_TYPES } from '@weft/nodes';
 import { createTestApi, type TestApi } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, readJson } from './helpers';
 
-const TYPES = [
-  'action.http_request',
-  'action.transform',
-  'action.condition',
-  'action.switch',
-  'action.loop',
-  'action.merge',
-  'action.delay',
-  'action.wait_for_event',
-  'action.code',
-  'action.email.send',
-  'action.chat.send',
-  'action.chat.send_template',
-  'action.ai.prompt',
-  'action.event.publish',
-  'action.workflow.execute',
-];
+/** The registry is the list: a type added there is served here without touching this file. */
+const TYPES = NODE_TYPES.map((d) => d.type);
 
 let api: TestApi;
 let acme: { organizationId: string; key: string };
@@ -34,16 +20,28 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 describe('GET /node-types', () => {
-  it('lists exactly the 15 node types, each once', () => {
-    expect(types).toHaveLength(15);
+  it('lists exactly the registered node types, each once', () => {
+    expect(types).toHaveLength(TYPES.length);
     expect(types.map((t) => t.type).sort()).toEqual([...TYPES].sort());
   });
 
-  it('describes each with type, name, category, description, config_schema, output_schema and ports', () => {
+  it('describes each with type, name, category, description, version, schemas, ports and older versions', () => {
     for (const t of types) {
       expect(Object.keys(t).sort(), t.type).toEqual(
-        ['category', 'config_schema', 'description', 'name', 'output_schema', 'ports', 'type'].sort(),
+        [
+          'category',
+          'config_schema',
+          'description',
+          'name',
+          'output_schema',
+          'ports',
+          'previous_versions',
+          'type',
+          'version',
+        ].sort(),
       );
+      expect(t.version, t.type).toBeGreaterThanOrEqual(1);
+      expect(t.previous_versions, t.type).toEqual(expect.any(Array));
       expect(t.name, t.type).toMatch(/\S/);
       expect(t.category, t.type).toMatch(/^[a-z]+$/);
       expect(t.description.length, t.type).toBeGreaterThan(10);

@@ -1,6 +1,7 @@
 import { ApplicationFailure, condition, isCancellation, log } from '@temporalio/workflow';
 import {
   containsStoredOutput,
+  DEFAULT_ON_FAILURE,
   ExpressionTooLargeError,
   type GraphNode,
   liveEdges,
@@ -8,15 +9,12 @@ import {
   readyNodes,
   renderValue,
 } from '@weft/graph/runtime';
-import { getNodeEvaluator, redactResolvedConfig, runsInActivity } from '@weft/nodes/runtime';
+import { redactResolvedConfig, type WorkflowNodeType } from '@weft/nodes/runtime';
 import type { RetrySignal, StepError, StepRecord } from '../../shared';
 import { sideEffects } from './activities';
-import { runChildWorkflow } from './child';
-import { runDelay } from './delay';
-import { runLoop } from './loop';
+import { type NodePlace, nodeContext } from './node-context';
 import { runSideEffect } from './side-effect';
 import { type GraphRun, type LoopScope, StepFailure } from './state';
-import { runWaitForEvent } from './wait-for-event';
 import { RUN, type StepDecision } from './workbench';
 
 type StepSource = NonNullable<StepRecord['source']>;
@@ -38,20 +36,27 @@ function stepErrorOf(error: unknown): StepError {
   return { message: error instanceof Error ? error.message : String(error), code: 'error' };
 }
 
+/** One walk over a set of nodes: the main graph, or a loop body for one item. */
+export interface WalkScope {
+  /** The nodes walked. */
+  nodes: Set<string>;
+  /** Where the walk starts: these run even without a live incoming edge. */
+  entries: Set<string>;
+  /** Every output so far, by node id; the walk adds its own. */
+  outputs: Record<string, unknown>;
+  /** Which handle each settled node fired (a loop's `each` when walking its body). */
+  fired: Record<string, string | undefined>;
+  /** The loop item's index, -1 outside loops. */
+  iteration: number;
+  loop: LoopScope;
+}
+
 /**
- * Walks a set of nodes until each one ran or was skipped (rules in @weft/graph plan). `fired` says
- * which handle each settled node fired (a loop's `each` when walking its body); returns the output
- * of the last node run.
+ * Walks a set of nodes until each one ran or was skipped (rules in @weft/graph plan); returns the
+ * output of the last node run.
  */
-export async function walk(
-  run: GraphRun,
-  scopeNodes: Set<string>,
-  outputs: Record<string, unknown>,
-  fired: Record<string, string | undefined>,
-  entryNodes: Set<string>,
-  iteration: number,
-  loop: LoopScope,
-): Promise<unknown> {
+export async function walk(run: GraphRun, scope: WalkScope): Promise<unknown> {
+  const { nodes: scopeNodes, entries: entryNodes, outputs, fired, iteration, loop } = scope;
   const settled = new Set<string>(Object.keys(fired));
   const ran = new Set<string>(Object.keys(fired));
   let lastOutput: unknown = null;
@@ -113,38 +118,40 @@ async function runWithRecovery(
   const stepPosition = run.position++;
   for (;;) {
     const step = { iteration, position: stepPosition, startedAt: Date.now() };
+    const kind = run.kindOf(node);
     try {
       const result =
         decision.kind === 'run'
-          ? await runNode(run, node, outputs, liveInputs, iteration, loop)
+          ? await runNode(run, node, kind, outputs, liveInputs, iteration, loop)
           : settleWithoutRunning(decision);
-      recordStep(run, node, step, {
+      recordStep(run, node, kind, step, {
         status: 'completed',
         output: result.output,
         resolvedConfig: result.resolvedConfig,
         error: null,
         source: result.source,
       });
-      if (runsInActivity(node.type)) await run.report();
+      if (kind.runsIn === 'activity') await run.report();
       return { output: result.output, handle: result.handle };
     } catch (error) {
       if (!(error instanceof StepFailure)) throw error;
+      const onFailure = node.on_failure ?? DEFAULT_ON_FAILURE;
       // Through the SDK's logger sink to the worker's log (never on replay), with the run's ids.
       log.warn('step failed', {
         execution_id: execution.executionId,
         node_id: node.id,
         node_type: node.type,
         code: error.error.code,
-        on_failure: node.on_failure ?? 'abort',
+        on_failure: onFailure,
       });
-      recordStep(run, node, step, {
+      recordStep(run, node, kind, step, {
         status: 'failed',
         output: null,
         resolvedConfig: error.resolvedConfig,
         error: error.error,
         source: error.source,
       });
-      if (node.on_failure !== 'abort') {
+      if (onFailure !== 'abort') {
         run.anyFailed = true;
         return { output: { error: error.error } };
       }
@@ -160,6 +167,7 @@ async function runWithRecovery(
 function recordStep(
   run: GraphRun,
   node: GraphNode,
+  kind: WorkflowNodeType,
   step: { iteration: number; position: number; startedAt: number },
   outcome: {
     status: 'completed' | 'failed';
@@ -177,7 +185,7 @@ function recordStep(
     status: outcome.status,
     attempt: run.attempt,
     output: outcome.output,
-    resolvedConfig: redactResolvedConfig(node.type, outcome.resolvedConfig),
+    resolvedConfig: redactResolvedConfig(kind, outcome.resolvedConfig),
     error: outcome.error,
     startedAt: new Date(step.startedAt).toISOString(),
     completedAt: new Date().toISOString(),
@@ -245,6 +253,7 @@ function settleWithoutRunning(
 async function runNode(
   run: GraphRun,
   node: GraphNode,
+  kind: WorkflowNodeType,
   outputs: Record<string, unknown>,
   liveInputs: string[],
   iteration: number,
@@ -253,18 +262,19 @@ async function runNode(
   const { execution } = run;
   const scope = run.scopeFor(outputs, loop);
   // The saved config was validated at save time; rendering only replaces string leaves, so its shape
-  // holds and values may now be of any type. The code node's source is never rendered: data reaches
-  // user code as `input`, never pasted into it.
-  const { code: source, ...templated } = node.config;
+  // holds and values may now be of any type. Some fields are never rendered (the code node's source:
+  // data reaches user code as `input`, never pasted into it).
+  const { templated, unrendered } = splitUnrendered(node.config, kind.unrenderedFields);
   let config = templated;
   try {
-    if (run.readsStoredOutput(node, templated, loop) || run.readsCredentials(node, templated)) {
+    if (run.readsStoredOutput(kind, templated, loop) || run.readsCredentials(kind, templated)) {
       // Large outputs live in PostgreSQL, secrets in credentials: an activity resolves, renders and
       // (if it can) runs the node, so neither enters the workflow.
       const remote = await sideEffects.runNodeOnStoredOutputs({
         organizationId: execution.organizationId,
         executionId: execution.executionId,
         nodeType: node.type,
+        ...run.typeVersionArg(node),
         config: templated,
         scope,
         now: Date.now(),
@@ -282,8 +292,8 @@ async function runNode(
         unknown
       >;
     }
-    if (node.type === 'action.code') config.code = source;
-    const result = await dispatch(run, node, config, outputs, liveInputs, iteration, loop);
+    Object.assign(config, unrendered);
+    const result = await dispatch(run, node, kind, config, { outputs, liveInputs, iteration, loop });
     return { ...result, resolvedConfig: config };
   } catch (error) {
     if (isCancellation(error)) throw error;
@@ -291,38 +301,44 @@ async function runNode(
   }
 }
 
-/** Where a node of each type runs: a pure evaluator, a control-flow module, or its activity. */
+/** A config without the fields its type never renders, and those fields. */
+function splitUnrendered(config: Record<string, unknown>, fields: readonly string[] = []) {
+  const templated = { ...config };
+  const unrendered: Record<string, unknown> = {};
+  for (const field of fields) {
+    unrendered[field] = templated[field];
+    delete templated[field];
+  }
+  return { templated, unrendered };
+}
+
+/** Where a node runs: its activity, its type's pure evaluator, or its type's workflow-side code. */
 async function dispatch(
   run: GraphRun,
   node: GraphNode,
+  kind: WorkflowNodeType,
   config: Record<string, unknown>,
-  outputs: Record<string, unknown>,
-  liveInputs: string[],
-  iteration: number,
-  loop: LoopScope,
+  place: Omit<NodePlace, 'walkLoopBody'>,
 ): Promise<NodeResult> {
-  const evaluate = getNodeEvaluator(node.type);
-  if (evaluate) return evaluate(config);
-  switch (node.type) {
-    case 'action.merge':
-      return { output: Object.fromEntries(liveInputs.map((id) => [id, outputs[id] ?? null])) };
-    case 'action.delay':
-      return runDelay(run, node, iteration, config);
-    case 'action.wait_for_event':
-      return runWaitForEvent(run, node, iteration, config);
-    case 'action.loop': {
-      const body = run.plan.loopBodies.get(node.id) ?? new Set<string>();
-      const entries = new Set(loopEntries(run.plan, node.id));
-      return runLoop(config, (item, index, count) =>
-        walk(run, body, { ...outputs }, { [node.id]: 'each' }, entries, index, { item, index, count }),
-      );
-    }
-    case 'action.workflow.execute':
-      return runChildWorkflow(run, config);
-    default:
-      if (runsInActivity(node.type)) {
-        return { output: await runSideEffect(run, node, config, outputs, iteration, loop) };
-      }
-      throw ApplicationFailure.nonRetryable(`Unknown node type ${node.type}`, 'unknown_node_type');
+  if (kind.runsIn === 'activity') {
+    return {
+      output: await runSideEffect(run, node, kind, config, place.outputs, place.iteration, place.loop),
+    };
   }
+  if (kind.evaluate) return kind.evaluate(config);
+  if (!kind.execute) {
+    throw ApplicationFailure.nonRetryable(`Node type ${node.type} has no workflow code`, 'unknown_node_type');
+  }
+  const body = run.plan.loopBodies.get(node.id) ?? new Set<string>();
+  const entries = new Set(loopEntries(run.plan, node.id));
+  const walkLoopBody = (item: unknown, index: number, count: number) =>
+    walk(run, {
+      nodes: body,
+      entries,
+      outputs: { ...place.outputs },
+      fired: { [node.id]: 'each' },
+      iteration: index,
+      loop: { item, index, count },
+    });
+  return kind.execute(config, nodeContext(run, node, config, { ...place, walkLoopBody }));
 }

@@ -1,18 +1,17 @@
 import { patched } from '@temporalio/workflow';
 import type { GraphNode } from '@weft/graph/runtime';
-import { ACTIVITY_NODE_TRAITS, type ActivityNodeTraits } from '@weft/nodes/runtime';
+import { activityTraitsOf, type WorkflowNodeType } from '@weft/nodes/runtime';
 import { blocking, sideEffects } from './activities';
 import type { GraphRun, LoopScope } from './state';
 
 /** The generic `runNode` activity; histories recorded before it called one activity per node type. */
 const GENERIC_NODE_ACTIVITY = 'generic-node-activity';
 
-const DEFAULT_TRAITS: ActivityNodeTraits = { activity: 'heartbeat', reads: 'nothing' };
-
 /** A node type that runs in an activity: its runner is looked up in the registry by the worker. */
 export async function runSideEffect(
   run: GraphRun,
   node: GraphNode,
+  kind: WorkflowNodeType,
   config: Record<string, unknown>,
   outputs: Record<string, unknown>,
   iteration: number,
@@ -20,22 +19,24 @@ export async function runSideEffect(
 ): Promise<unknown> {
   const { execution } = run;
   const stepKey = run.stepKey(node, iteration);
-  const traits = Object.hasOwn(ACTIVITY_NODE_TRAITS, node.type)
-    ? ACTIVITY_NODE_TRAITS[node.type]
-    : DEFAULT_TRAITS;
+  const traits = activityTraitsOf(kind);
   const input =
-    traits?.reads === 'upstream'
+    traits.reads === 'upstream'
       ? { trigger: execution.payload, nodes: outputs, loop: loop ?? null }
-      : traits?.reads === 'trigger'
+      : traits.reads === 'trigger'
         ? { trigger: run.outgoingPayload }
         : undefined;
   if (patched(GENERIC_NODE_ACTIVITY)) {
-    const proxy = traits?.activity === 'blocking' ? blocking : sideEffects;
+    const proxy = traits.activity === 'blocking' ? blocking : sideEffects;
     return proxy.runNode({
       organizationId: execution.organizationId,
       executionId: execution.executionId,
       nodeId: node.id,
       nodeType: node.type,
+      // Absent for version 1, so activity inputs of nodes saved before versions stay as they were.
+      ...(node.type_version !== undefined && node.type_version !== 1
+        ? { typeVersion: node.type_version }
+        : {}),
       config,
       stepKey,
       ...(input ? { input } : {}),

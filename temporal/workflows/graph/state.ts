@@ -1,6 +1,5 @@
 import { workflowInfo } from '@temporalio/workflow';
 import {
-  CREDENTIAL_EXPRESSION_NODE_TYPES,
   containsStoredOutput,
   type ExpressionScope,
   type GraphEdge,
@@ -9,6 +8,7 @@ import {
   planGraph,
   referencesCredentials,
 } from '@weft/graph/runtime';
+import { isLoop, type WorkflowNodeType, workflowNodeOf } from '@weft/nodes/runtime';
 import type { EventSignal, ExecutionStatus, LoadedExecution, RetrySignal, StepError } from '../../shared';
 import { StepReporter } from './progress';
 import { Workbench } from './workbench';
@@ -78,11 +78,15 @@ export class GraphRun {
   readonly outgoingPayload: unknown;
 
   constructor(readonly execution: LoadedExecution) {
-    this.plan = planGraph(execution.graph.nodes as GraphNode[], execution.graph.edges as GraphEdge[]);
+    this.plan = planGraph(
+      execution.graph.nodes as GraphNode[],
+      execution.graph.edges as GraphEdge[],
+      (node) => isLoop(this.kindOf(node)),
+    );
     this.timezone = String((execution.graph.trigger_config as { timezone?: unknown }).timezone ?? 'UTC');
     this.attempt = execution.attempt;
     this.outgoingPayload = withoutRunOnlyKeys(execution);
-    this.workbench = new Workbench(execution, this.plan);
+    this.workbench = new Workbench(execution, this.plan, (node) => this.kindOf(node));
     this.progress = new StepReporter(
       { executionId: execution.executionId, organizationId: execution.organizationId },
       chatSenderRedaction(execution),
@@ -112,9 +116,21 @@ export class GraphRun {
     return `${this.execution.executionId}:${node.id}${iteration >= 0 ? `:${iteration}` : ''}`;
   }
 
+  /** What the interpreter knows of a node's type, in the version the node was built with. */
+  kindOf(node: GraphNode): WorkflowNodeType {
+    return workflowNodeOf(node.type, node.type_version ?? 1);
+  }
+
+  /** The node's type version for an activity's input: absent for 1, so inputs recorded before versions stay as they were. */
+  typeVersionArg(node: GraphNode): { typeVersion?: number } {
+    return node.type_version !== undefined && node.type_version !== 1
+      ? { typeVersion: node.type_version }
+      : {};
+  }
+
   /** Whether the node's config names a node with a stored output, or its loop item is one. */
-  readsStoredOutput(node: GraphNode, templated: Record<string, unknown>, loop: LoopScope): boolean {
-    if (node.type === 'action.merge' || node.type === 'action.code') return false; // they pass references on
+  readsStoredOutput(kind: WorkflowNodeType, templated: Record<string, unknown>, loop: LoopScope): boolean {
+    if (kind.passesStoredOutputs) return false; // merge and code pass references on
     if (loop && containsStoredOutput(loop.item)) return true;
     if (this.nodesWithStoredOutputs.size === 0) return false;
     const text = JSON.stringify(templated);
@@ -125,8 +141,8 @@ export class GraphRun {
    * Whether the config names credentials (then only an activity may render it). Only the types
    * allowed to (checked at save) are looked at, so other nodes pay nothing for it.
    */
-  readsCredentials(node: GraphNode, templated: Record<string, unknown>): boolean {
-    return CREDENTIAL_EXPRESSION_NODE_TYPES.includes(node.type) && referencesCredentials(templated);
+  readsCredentials(kind: WorkflowNodeType, templated: Record<string, unknown>): boolean {
+    return kind.credentials === true && referencesCredentials(templated);
   }
 
   /**

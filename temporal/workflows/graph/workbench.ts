@@ -1,6 +1,11 @@
 import type { GraphNode, GraphPlan } from '@weft/graph/runtime';
 import { testRunScope } from '@weft/graph/runtime';
-import { disabledHandle, handleOfOutput, isReplayedInReplays } from '@weft/nodes/runtime';
+import {
+  disabledHandle,
+  handleOfOutput,
+  replaysFromRecording,
+  type WorkflowNodeType,
+} from '@weft/nodes/runtime';
 import type { LoadedExecution, StepError } from '../../shared';
 import { local } from './activities';
 import type { LoopScope } from './state';
@@ -41,6 +46,7 @@ export class Workbench {
   constructor(
     private readonly execution: LoadedExecution,
     plan: GraphPlan,
+    private readonly kindOf: (node: GraphNode) => WorkflowNodeType,
   ) {
     this.test = execution.mode === 'test';
     this.replay = this.test && Boolean(execution.replayOf);
@@ -67,11 +73,12 @@ export class Workbench {
   }
 
   async decide(node: GraphNode, inputs: DecisionInputs): Promise<StepDecision> {
+    const kind = this.kindOf(node);
     if (node.disabled) {
       return {
         kind: 'use',
         output: passThrough(inputs),
-        handle: disabledHandle(node.type),
+        handle: disabledHandle(kind),
         source: 'disabled',
       };
     }
@@ -80,10 +87,10 @@ export class Workbench {
     const usePin = (): StepDecision | undefined =>
       pin === undefined
         ? undefined
-        : { kind: 'use', output: pin, handle: handleOfOutput(node.type, pin), source: 'pin' };
+        : { kind: 'use', output: pin, handle: handleOfOutput(kind, pin), source: 'pin' };
     if (this.replay) {
       // Computed steps run for real; side effects replay the original, else the pin, else fail.
-      if (!isReplayedInReplays(node.type)) return RUN;
+      if (!replaysFromRecording(kind)) return RUN;
       const recorded = await this.recorded(node, inputs.iteration);
       if (recorded?.status === 'completed') return recorded.decision;
       if (recorded?.status === 'failed') return { kind: 'fail', error: recorded.error };
@@ -122,7 +129,7 @@ export class Workbench {
     const decision: StepDecision = {
       kind: 'use',
       output: step.output,
-      handle: handleOfOutput(node.type, step.output),
+      handle: handleOfOutput(this.kindOf(node), step.output),
       source: 'recorded',
     };
     return { status: 'completed' as const, decision };

@@ -1,5 +1,6 @@
 import { schema, type Tx, withTenant } from '@weft/db';
 import { checkTestRunBounds, type GraphEdge, type GraphNode, planGraph } from '@weft/graph';
+import { isLoop, workflowNodeOf } from '@weft/nodes';
 import { and, desc, eq, notInArray } from 'drizzle-orm';
 import type { VerbArgs } from '../context';
 import { notFound, validationError } from '../errors';
@@ -64,7 +65,9 @@ export async function startTestRun({
       .from(t)
       .where(and(eq(t.id, input.workflowId), eq(t.organizationId, ctx.organizationId)));
     if (!row) throw notFound('Workflow');
-    const plan = planGraph(row.nodes as GraphNode[], row.edges as GraphEdge[]);
+    const plan = planGraph(row.nodes as GraphNode[], row.edges as GraphEdge[], (node) =>
+      isLoop(workflowNodeOf(node.type, node.type_version)),
+    );
     const problems = checkTestRunBounds(plan, { start_at: input.startAt, stop_after: input.stopAfter });
     if (Object.keys(problems).length > 0) {
       const first = Object.values(problems)[0]?.[0];

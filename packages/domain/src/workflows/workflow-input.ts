@@ -12,7 +12,7 @@ import {
   type TriggerType,
   validateGraphStructure,
 } from '@weft/graph';
-import { NodeTypeName, validateNodes } from '@weft/nodes';
+import { CREDENTIAL_NODE_TYPES, NodeTypeName, validateNodes } from '@weft/nodes';
 import { z } from 'zod';
 import { storedText } from '../text';
 
@@ -74,7 +74,7 @@ export const WorkflowInput = z
     const graph = { nodes: input.nodes, edges: input.edges };
     const structural = validateGraphStructure(graph);
     const checked = validateNodes(graph);
-    const expressions = checkGraphExpressions(checked.graph);
+    const expressions = checkGraphExpressions(checked.graph, { credentialNodeTypes: CREDENTIAL_NODE_TYPES });
     for (const issue of [...structural, ...checked.issues, ...expressions]) {
       ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
     }

@@ -19,7 +19,6 @@ export { checkPipeCall, PIPE_NAMES, PIPE_USAGE, UnknownPipeError } from './pipes
 export { renderTemplate, renderValue } from './render';
 export { resolvePath } from './resolve';
 export {
-  CREDENTIAL_EXPRESSION_NODE_TYPES,
   EXECUTION_FIELDS,
   EXPRESSION_ROOTS,
   type ExpressionRoot,

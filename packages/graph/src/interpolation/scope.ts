@@ -33,9 +33,6 @@ export const LOOP_FIELDS = ['item', 'index', 'count'] as const;
 /** The fields of `{{execution.…}}`; anything else is a save-time error. */
 export const EXECUTION_FIELDS = ['id', 'workflow_id', 'started_at'] as const;
 
-/** Node types whose config may name credentials in expressions (resolved inside their activity). */
-export const CREDENTIAL_EXPRESSION_NODE_TYPES: readonly string[] = ['action.http_request'];
-
 /** Whether a config holds a `{{credentials.…}}` expression (then it is rendered in the activity). */
 export function referencesCredentials(config: unknown): boolean {
   return /\{\{\s*credentials\./.test(JSON.stringify(config) ?? '');

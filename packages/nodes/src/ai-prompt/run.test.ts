@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nodeRunFailure, runContext } from '../../test/run-context';
-import { parseRetryAfter as retryAfterMs } from '../http/retry-after';
 import type { NodeHttpClient } from '../runner';
+import { parseRetryAfter as retryAfterMs } from '../shared/http/retry-after';
 import { aiPromptRunner } from './run';
 
 type Sent = Parameters<NodeHttpClient['request']>[0];

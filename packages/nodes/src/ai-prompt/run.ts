@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { parseRetryAfter } from '../http/retry-after';
 import { type NodeRunContext, NodeRunError, type NodeRunner } from '../runner';
+import { parseRetryAfter } from '../shared/http/retry-after';
 import { AiPromptConfig } from './schema';
 
 const AI_TIMEOUT_MS = 60_000;

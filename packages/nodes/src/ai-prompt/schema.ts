@@ -26,5 +26,6 @@ export const aiPrompt = defineNodeType({
     finish_reason: z.string().nullable(),
   }),
   outputs: MAIN_OUTPUT,
-  runsIn: 'activity',
+  runner: async () => (await import('./run')).aiPromptRunner,
+  module: 'ai',
 });

@@ -1,5 +1,5 @@
-import { chatModuleOf, recipientOf, sendOnce } from '../chat/deliver';
 import { NodeRunError, type NodeRunner } from '../runner';
+import { chatModuleOf, recipientOf, sendOnce } from '../shared/chat/deliver';
 import { ChatSendTemplateConfig } from './schema';
 
 /** action.chat.send_template: an approved template, inside or outside the window; variables in order. */

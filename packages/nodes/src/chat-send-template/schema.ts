@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { E164OrTemplate, Template } from '../common';
 import { defineNodeType, MAIN_OUTPUT } from '../define';
+import { chatSendTemplateWorkflow } from './workflow';
 
 export const ChatSendTemplateConfig = z.object({
   to: E164OrTemplate,
@@ -18,5 +19,7 @@ export const chatSendTemplate = defineNodeType({
   config: ChatSendTemplateConfig,
   output: z.object({ sent_as: z.literal('template'), message_id: z.string(), to: z.string() }),
   outputs: MAIN_OUTPUT,
-  runsIn: 'activity',
+  workflow: chatSendTemplateWorkflow,
+  runner: async () => (await import('./run')).chatSendTemplateRunner,
+  module: 'chat',
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nodeRunFailure, runContext } from '../../test/run-context';
-import { phoneHash } from '../chat/phone';
 import type { NodeRunContext } from '../runner';
+import { phoneHash } from '../shared/chat/phone';
 import { chatSendRunner } from './run';
 
 const TO = '+14155550100';

@@ -1,5 +1,5 @@
-import { chatModuleOf, recipientOf, sendOnce, trySend } from '../chat/deliver';
 import { NodeRunError, type NodeRunner } from '../runner';
+import { chatModuleOf, recipientOf, sendOnce, trySend } from '../shared/chat/deliver';
 import { ChatSendConfig } from './schema';
 
 /** The language of a fallback template given as a bare name; `name:language` picks another. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { E164OrTemplate, Template } from '../common';
 import { defineNodeType, MAIN_OUTPUT } from '../define';
+import { chatSendWorkflow } from './workflow';
 
 export const ChatSendConfig = z.object({
   to: E164OrTemplate,
@@ -20,5 +21,7 @@ export const chatSend = defineNodeType({
   config: ChatSendConfig,
   output: z.object({ sent_as: z.enum(['text', 'template']), message_id: z.string(), to: z.string() }),
   outputs: MAIN_OUTPUT,
-  runsIn: 'activity',
+  workflow: chatSendWorkflow,
+  runner: async () => (await import('./run')).chatSendRunner,
+  module: 'chat',
 });

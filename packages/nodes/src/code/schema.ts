@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineNodeType, MAIN_OUTPUT } from '../define';
 import { CodeLogLine } from './logs';
+import { codeWorkflow } from './workflow';
 
 export const CodeConfig = z.object({
   /** JavaScript run in a QuickJS WASM sandbox; `input` holds trigger and node outputs; return a JSON value. */
@@ -34,5 +35,6 @@ export const code = defineNodeType({
   // which, so it stays open.
   output: z.unknown(),
   outputs: MAIN_OUTPUT,
-  runsIn: 'activity',
+  workflow: codeWorkflow,
+  runner: async () => (await import('./run')).codeRunner,
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Template } from '../common';
 import { defineNodeType } from '../define';
+import { conditionWorkflow } from './workflow';
 
 export const ConditionOperator = z.enum([
   'equals',
@@ -35,5 +36,5 @@ export const condition = defineNodeType({
   config: ConditionConfig,
   output: z.object({ result: z.boolean() }),
   outputs: ['true', 'false'],
-  runsIn: 'workflow',
+  workflow: conditionWorkflow,
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Duration, Template } from '../common';
 import { defineNodeType, MAIN_OUTPUT } from '../define';
+import { delayWorkflow } from './workflow';
 
 /** Exactly one of `duration` or `until` (an ISO 8601 instant; may be an expression). */
 export const DelayConfig = z
@@ -19,5 +20,5 @@ export const delay = defineNodeType({
   config: DelayConfig,
   output: z.object({ resumed_at: z.string() }),
   outputs: MAIN_OUTPUT,
-  runsIn: 'workflow',
+  workflow: delayWorkflow,
 });

@@ -22,5 +22,6 @@ export const emailSend = defineNodeType({
   config: EmailSendConfig,
   output: z.object({ message_id: z.string(), accepted: z.array(z.string()), rejected: z.array(z.string()) }),
   outputs: MAIN_OUTPUT,
-  runsIn: 'activity',
+  runner: async () => (await import('./run')).emailSendRunner,
+  module: 'email',
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineNodeType, MAIN_OUTPUT } from '../define';
+import { eventPublishWorkflow } from './workflow';
 
 export const EventPublishConfig = z.object({
   event: z.string().regex(/^[a-z0-9_]+(\.[a-z0-9_]+)+$/, 'must look like category.action'),
@@ -15,5 +16,6 @@ export const eventPublish = defineNodeType({
   config: EventPublishConfig,
   output: z.object({ workflows_triggered: z.number().int() }),
   outputs: MAIN_OUTPUT,
-  runsIn: 'activity',
+  workflow: eventPublishWorkflow,
+  runner: async () => (await import('./run')).eventPublishRunner,
 });

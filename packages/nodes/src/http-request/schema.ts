@@ -2,6 +2,7 @@ import { refuseSecretHeaders } from '@weft/graph';
 import { z } from 'zod';
 import { HeaderName, HeaderValue, Template } from '../common';
 import { defineNodeType, MAIN_OUTPUT } from '../define';
+import { httpRequestWorkflow } from './workflow';
 
 export const HttpRequestConfig = z.object({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']).default('GET'),
@@ -30,5 +31,6 @@ export const httpRequest = defineNodeType({
     body: z.unknown(),
   }),
   outputs: MAIN_OUTPUT,
-  runsIn: 'activity',
+  workflow: httpRequestWorkflow,
+  runner: async () => (await import('./run')).httpRequestRunner,
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Template } from '../common';
 import { defineNodeType } from '../define';
+import { loopWorkflow } from './workflow';
 
 export const LoopConfig = z.object({
   /** An expression that yields an array, e.g. `{{trigger.items}}`. */
@@ -18,5 +19,5 @@ export const loop = defineNodeType({
   config: LoopConfig,
   output: z.object({ count: z.number().int(), results: z.array(z.unknown()) }),
   outputs: ['each', 'done'],
-  runsIn: 'workflow',
+  workflow: loopWorkflow,
 });

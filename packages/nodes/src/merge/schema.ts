@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineNodeType, MAIN_OUTPUT } from '../define';
+import { mergeWorkflow } from './workflow';
 
 export const MergeConfig = z.object({
   /** `wait_all`: waits for every live input; its output holds each input's output by node id. */
@@ -14,5 +15,5 @@ export const merge = defineNodeType({
   config: MergeConfig,
   output: z.record(z.string(), z.unknown()),
   outputs: MAIN_OUTPUT,
-  runsIn: 'workflow',
+  workflow: mergeWorkflow,
 });

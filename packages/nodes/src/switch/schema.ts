@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Template } from '../common';
 import { defineNodeType } from '../define';
+import { switchWorkflow } from './workflow';
 
 export const SwitchConfig = z.object({
   value: Template,
@@ -34,5 +35,5 @@ export const switchNode = defineNodeType({
   config: SwitchConfig,
   output: z.object({ matched: z.string() }),
   outputs: 'cases',
-  runsIn: 'workflow',
+  workflow: switchWorkflow,
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Template } from '../common';
 import { defineNodeType, MAIN_OUTPUT } from '../define';
+import { transformWorkflow } from './workflow';
 
 export const TransformConfig = z.object({
   assignments: z
@@ -17,5 +18,5 @@ export const transform = defineNodeType({
   config: TransformConfig,
   output: z.record(z.string(), z.unknown()),
   outputs: MAIN_OUTPUT,
-  runsIn: 'workflow',
+  workflow: transformWorkflow,
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Duration, Template } from '../common';
 import { defineNodeType } from '../define';
+import { waitForEventWorkflow } from './workflow';
 
 export const WaitForEventConfig = z.object({
   event: z.string().regex(/^[a-z0-9_]+(\.[a-z0-9_]+)+$/, 'must look like category.action'),
@@ -17,5 +18,5 @@ export const waitForEvent = defineNodeType({
   config: WaitForEventConfig,
   output: z.object({ timed_out: z.boolean(), event: z.unknown() }),
   outputs: ['received', 'timeout'],
-  runsIn: 'workflow',
+  workflow: waitForEventWorkflow,
 });

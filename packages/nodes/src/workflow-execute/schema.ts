@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineNodeType, MAIN_OUTPUT } from '../define';
+import { workflowExecuteWorkflow } from './workflow';
 
 export const WorkflowExecuteConfig = z.object({
   workflow_id: z.string().min(1).max(64),
@@ -16,5 +17,5 @@ export const workflowExecute = defineNodeType({
   config: WorkflowExecuteConfig,
   output: z.object({ execution_id: z.string(), status: z.string(), output: z.unknown().optional() }),
   outputs: MAIN_OUTPUT,
-  runsIn: 'workflow',
+  workflow: workflowExecuteWorkflow,
 });

@@ -561,7 +561,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The 15 node types with JSON Schemas of their config and output, and their ports */
+        /** The node types with JSON Schemas of their config and output, their ports and versions */
         get: operations["listNodeTypes"];
         put?: never;
         post?: never;
@@ -1367,9 +1367,16 @@ export interface components {
             name: string;
             category: string;
             description: string;
+            version: number;
             config_schema?: unknown;
             output_schema?: unknown;
             ports?: unknown;
+            previous_versions: {
+                version: number;
+                config_schema?: unknown;
+                output_schema?: unknown;
+                ports?: unknown;
+            }[];
         };
         EventAccepted: {
             message: string;
@@ -4010,8 +4017,9 @@ export interface operations {
                     /** @default [] */
                     nodes?: ({
                         id: string;
-                        /** @enum {string} */
-                        type: "action.http_request" | "action.transform" | "action.condition" | "action.switch" | "action.loop" | "action.merge" | "action.delay" | "action.wait_for_event" | "action.code" | "action.email.send" | "action.chat.send" | "action.chat.send_template" | "action.ai.prompt" | "action.event.publish" | "action.workflow.execute" | "email_send";
+                        /** @description A node type, as GET /node-types lists them. */
+                        type: string;
+                        type_version?: number;
                         name?: string;
                         /** @default {} */
                         config?: {
@@ -4309,8 +4317,9 @@ export interface operations {
                     /** @default [] */
                     nodes?: ({
                         id: string;
-                        /** @enum {string} */
-                        type: "action.http_request" | "action.transform" | "action.condition" | "action.switch" | "action.loop" | "action.merge" | "action.delay" | "action.wait_for_event" | "action.code" | "action.email.send" | "action.chat.send" | "action.chat.send_template" | "action.ai.prompt" | "action.event.publish" | "action.workflow.execute" | "email_send";
+                        /** @description A node type, as GET /node-types lists them. */
+                        type: string;
+                        type_version?: number;
                         name?: string;
                         /** @default {} */
                         config?: {

@@ -7,6 +7,8 @@
 export interface SavedNode {
   id: string;
   type: string;
+  /** The version of its type the node was built with; absent = 1. */
+  type_version?: number;
   name?: string;
   config?: Record<string, unknown>;
   on_failure?: 'continue' | 'abort';

@@ -90,13 +90,16 @@ export class WorkflowEditor {
     this.#catalog = catalog;
   }
 
-  typeOf(type: string): NodeType | undefined {
-    return this.#catalog.find((t) => t.type === type);
+  /** A node type as GET /node-types describes it, with the schemas and ports of `version` (absent = 1). */
+  typeOf(type: string, version = 1): NodeType | undefined {
+    const latest = this.#catalog.find((t) => t.type === type);
+    const older = latest?.previous_versions.find((v) => v.version === version);
+    return latest && older ? { ...latest, ...older } : latest;
   }
 
   /** Adds what the step component draws: the type's name and the node's output handles. */
   #describe = (node: CanvasNode): CanvasNode => {
-    const type = this.typeOf(node.data.saved.type);
+    const type = this.typeOf(node.data.saved.type, node.data.saved.type_version);
     return {
       ...node,
       data: {
@@ -176,6 +179,19 @@ export class WorkflowEditor {
 
   // --- edits -------------------------------------------------------------------------------------
 
+  /** Whether a step runs the steps on its `each` output once per item: its type's ports say so (a loop). */
+  loops(node: Pick<SavedNode, 'type' | 'type_version'> | undefined): boolean {
+    const ports = node
+      ? (this.typeOf(node.type, node.type_version)?.ports as NodePorts | undefined)
+      : undefined;
+    return Array.isArray(ports?.outputs) && ports.outputs.includes('each');
+  }
+
+  #latestVersion(type: string): { type_version?: number } {
+    const version = this.typeOf(type)?.version ?? 1;
+    return version > 1 ? { type_version: version } : {};
+  }
+
   /** A new step of `type`: at `position`, or after the selected step (connected to it), else at the end. */
   addNode(type: string, position?: { x: number; y: number }) {
     const taken = new Set(this.nodes.map((n) => n.id));
@@ -189,7 +205,8 @@ export class WorkflowEditor {
       id,
       type: 'step',
       position: at,
-      data: { saved: { id, type, config: {} }, unplaced: false },
+      // A new step gets its type's latest version (absent while that is 1, as in nodes saved before versions).
+      data: { saved: { id, type, config: {}, ...this.#latestVersion(type) }, unplaced: false },
     });
     this.nodes = [
       ...this.nodes.map((n) => ({ ...n, selected: false })),

@@ -9,9 +9,20 @@ const NodeTypeDescription = z
     name: z.string(),
     category: z.string(),
     description: z.string(),
+    /** The latest version: what a new node gets (`type_version`); the schemas below are its. */
+    version: z.number().int(),
     config_schema: z.unknown(),
     output_schema: z.unknown(),
     ports: z.unknown(),
+    /** Older versions saved nodes may still name, oldest first, each with its own schemas and ports. */
+    previous_versions: z.array(
+      z.object({
+        version: z.number().int(),
+        config_schema: z.unknown(),
+        output_schema: z.unknown(),
+        ports: z.unknown(),
+      }),
+    ),
   })
   .openapi('NodeType');
 
@@ -23,7 +34,7 @@ const route = createRoute({
   operationId: 'listNodeTypes',
   path: '/node-types',
   tags: ['Node types'],
-  summary: 'The 15 node types with JSON Schemas of their config and output, and their ports',
+  summary: 'The node types with JSON Schemas of their config and output, their ports and versions',
   security,
   responses: {
     200: jsonContent(z.object({ data: z.array(NodeTypeDescription) }), 'Node types'),

@@ -1,4 +1,4 @@
-import { type NodeRunContext, NodeRunError } from '../runner';
+import { type NodeRunContext, NodeRunError } from '../../runner';
 import { type PhoneIdentity, phoneIdentity } from './phone';
 
 type ChatMessage = Parameters<NodeRunContext['sendChat']>[1];

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { defineWorkflowNode } from '../workflow-node';
 import type { ConditionOperator } from './schema';
 
 type Operator = z.infer<typeof ConditionOperator>;
@@ -73,8 +74,8 @@ export function evaluateCondition(left: unknown, operator: Operator, right: unkn
   }
 }
 
-/** Runs a condition node whose config was already interpolated; picks the `true` or `false` output. */
-export function runCondition(config: RenderedConditionConfig): {
+/** Evaluates a condition node whose config was already interpolated; picks the `true` or `false` output. */
+export function evaluateConditionNode(config: RenderedConditionConfig): {
   output: { result: boolean };
   handle: string;
 } {
@@ -82,3 +83,12 @@ export function runCondition(config: RenderedConditionConfig): {
   const result = config.combine === 'or' ? results.some(Boolean) : results.every(Boolean);
   return { output: { result }, handle: result ? 'true' : 'false' };
 }
+
+/** action.condition runs in workflow code: a pure evaluation of its rendered config. */
+export const conditionWorkflow = defineWorkflowNode({
+  type: 'action.condition',
+  runsIn: 'workflow',
+  handleOf: (output) => (typeof output.result === 'boolean' ? String(output.result) : 'true'),
+  disabledHandle: 'true',
+  evaluate: (config) => evaluateConditionNode(config as unknown as RenderedConditionConfig),
+});

@@ -1,0 +1,60 @@
+import { ApplicationFailure, condition, executeChild, ParentClosePolicy, sleep } from '@temporalio/workflow';
+import type { GraphNode } from '@weft/graph/runtime';
+import type { WorkflowNodeContext } from '@weft/nodes/runtime';
+import type { executeGraph } from '../execute-graph';
+import { sideEffects } from './activities';
+import type { GraphRun, LoopScope } from './state';
+
+/** Where a node runs in the walk: what its workflow-side code may read and how it walks a loop body. */
+export interface NodePlace {
+  outputs: Record<string, unknown>;
+  liveInputs: string[];
+  iteration: number;
+  loop: LoopScope;
+  /** Walks the body of this (loop) node once for an item. */
+  walkLoopBody: (item: unknown, index: number, count: number) => Promise<unknown>;
+}
+
+/**
+ * The Temporal side of a node that runs in workflow code (its type's `workflow.ts`): timers,
+ * conditions, child workflows and the activities around them, and the step's waiting status.
+ */
+export function nodeContext(
+  run: GraphRun,
+  node: GraphNode,
+  config: Record<string, unknown>,
+  place: NodePlace,
+): WorkflowNodeContext {
+  const { execution } = run;
+  return {
+    liveInputs: () => Object.fromEntries(place.liveInputs.map((id) => [id, place.outputs[id] ?? null])),
+    pause: (during) => run.pauseWithStatus(node, place.iteration, config, during),
+    sleep: (ms) => sleep(ms),
+    waitUntil: (test, timeoutMs) => condition(test, timeoutMs),
+    receivedEvents: run.receivedEvents,
+    failure: (message, code) => ApplicationFailure.nonRetryable(message, code),
+    walkLoopBody: place.walkLoopBody,
+    outgoingPayload: run.outgoingPayload,
+    children: {
+      prepare: (workflowId, payload) =>
+        sideEffects.prepareChildExecution({
+          organizationId: execution.organizationId,
+          parentExecutionId: execution.executionId,
+          workflowId,
+          payload,
+        }),
+      start: (executionId) =>
+        sideEffects.startExecutions({
+          organizationId: execution.organizationId,
+          executionIds: [executionId],
+        }),
+      // By type name: importing the workflow function here would make the modules import each other.
+      run: (executionId) =>
+        executeChild<typeof executeGraph>('executeGraph', {
+          workflowId: `exec-${executionId}`,
+          args: [{ executionId, organizationId: execution.organizationId }],
+          parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+        }),
+    },
+  };
+}
