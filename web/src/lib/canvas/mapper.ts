@@ -12,6 +12,10 @@ export interface SavedNode {
   name?: string;
   config?: Record<string, unknown>;
   on_failure?: 'continue' | 'abort';
+  /** Test runs use this instead of running the step (DESIGN §15); production runs ignore it. */
+  pinned_output?: Record<string, unknown>;
+  /** Skipped in every run: the step passes its input through. */
+  disabled?: boolean;
   position?: { x: number; y: number };
 }
 
@@ -34,6 +38,8 @@ export interface CanvasNode {
   type: 'step';
   position: { x: number; y: number };
   data: StepData;
+  /** Classes on Svelte Flow's node wrapper (a pinned or disabled step's marker). */
+  class?: string;
 }
 
 /** A sticky note as saved (`notes` of a workflow). */

@@ -25,6 +25,7 @@ import {
   uniqueNodeId,
 } from './graph-edits';
 import { History } from './history';
+import { stepMarkers } from './step-view/markers';
 
 type NodeType = components['schemas']['NodeType'];
 type Step = components['schemas']['Step'];
@@ -102,6 +103,7 @@ export class WorkflowEditor {
     const type = this.typeOf(node.data.saved.type, node.data.saved.type_version);
     return {
       ...node,
+      class: stepMarkers(node.data.saved),
       data: {
         ...node.data,
         typeName: type?.name,

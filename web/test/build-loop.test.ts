@@ -1,0 +1,276 @@
+import { freePort } from '@weft/testing';
+import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type CountingServer,
+  createStack,
+  type ServiceProcess,
+  type Stack,
+  spawnService,
+  startCountingServer,
+} from '../../temporal/test/support';
+import { expectAccessible, launchBrowser, newContext, screenshot, WIDTHS } from './browser';
+
+// The build loop in the editor (issue 21 §2), as an operator uses it: a test run from the dialog is
+// a `mode: test` run; a step's output pinned (from the run, or typed) makes test runs skip it, so a
+// pinned HTTP step never calls the server; "Run this step" runs that step alone; "Run up to here"
+// and "Run from here"; a disabled step (key D) passes its input through. Test runs are "Test" in
+// the executions list.
+
+let stack: Stack;
+let http: CountingServer;
+let server: ServiceProcess;
+let browser: Browser;
+let base = '';
+let admin: Awaited<ReturnType<BrowserContext['storageState']>>;
+const POLL = { timeout: 30_000 };
+
+beforeAll(async () => {
+  [stack, http] = await Promise.all([createStack(), startCountingServer(() => 5)]);
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  server = spawnService('api', {
+    ...stack.serviceEnv,
+    RUN_WORKER: 'true',
+    PORT: String(port),
+    APP_URL: base,
+    TRUST_PROXY_HOPS: '1',
+    SSRF_ALLOWLIST: '127.0.0.0/8',
+  });
+  [browser] = await Promise.all([launchBrowser(), server.ready]);
+  const context = await newContext(browser, base);
+  const res = await context.request.post('/api/v1/auth/setup', {
+    headers: { Origin: base },
+    data: {
+      organization_name: 'Loop Co',
+      name: 'Lou Looper',
+      email: 'lou@loop.test',
+      password: 'correct horse battery staple',
+    },
+  });
+  expect(res.status()).toBe(201);
+  admin = await context.storageState();
+  await context.close();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.kill();
+  await stack?.close();
+  http?.server.close();
+});
+
+async function signedIn(options: { width?: keyof typeof WIDTHS; dark?: boolean } = {}) {
+  const context = await browser.newContext({
+    baseURL: base,
+    storageState: admin,
+    viewport: WIDTHS[options.width ?? 'wide'],
+    colorScheme: options.dark ? 'dark' : 'light',
+  });
+  context.setDefaultTimeout(30_000);
+  return context;
+}
+
+async function apiAs(request: APIRequestContext) {
+  const me = await (await request.get('/api/v1/me')).json();
+  const headers = { Origin: base, 'X-CSRF-Token': me.csrf_token as string };
+  return async (method: 'GET' | 'POST' | 'PUT', path: string, data?: unknown) => {
+    const res = await request.fetch(`/api/v1${path}`, { method, headers, data });
+    return { status: res.status(), body: await res.json() };
+  };
+}
+
+type Api = Awaited<ReturnType<typeof apiAs>>;
+interface StepRow {
+  node_id: string;
+  status: string;
+  source: string | null;
+  output?: unknown;
+}
+interface ExecutionRow {
+  id: string;
+  status: string;
+  mode: string;
+  trigger: string;
+  steps: StepRow[];
+}
+
+const node = (page: Page, id: string) => page.locator(`.svelte-flow__node[data-id="${id}"]`);
+
+/** Waits for the workflow's `count`-th execution to end, and returns it with its steps. */
+async function nthRun(api: Api, workflowId: string, count: number): Promise<ExecutionRow> {
+  let latest: { id: string; status: string } | undefined;
+  await expect
+    .poll(async () => {
+      const list = await api('GET', `/executions?workflow_id=${workflowId}&per_page=50`);
+      latest = list.body.data[0];
+      return (
+        list.body.data.length === count && ['success', 'partial', 'failed'].includes(latest?.status ?? '')
+      );
+    }, POLL)
+    .toBe(true);
+  return (await api('GET', `/executions/${latest?.id}`)).body as ExecutionRow;
+}
+
+const stepOf = (run: ExecutionRow, nodeId: string) => run.steps.find((s) => s.node_id === nodeId);
+
+async function select(page: Page, nodeId: string) {
+  await node(page, nodeId).click();
+  await page.getByRole('heading', { name: 'Test this step' }).waitFor();
+}
+
+describe('the build loop in the editor', () => {
+  it('test-runs, pins, runs one step, up to and from a step, disables a step', {
+    timeout: 240_000,
+  }, async () => {
+    const context = await signedIn();
+    const api = await apiAs(context.request);
+    const created = await api('POST', '/workflows', {
+      name: 'Order desk',
+      trigger_type: 'manual',
+      status: 'active',
+      nodes: [
+        {
+          id: 'fetch',
+          name: 'Fetch order',
+          type: 'action.http_request',
+          config: { method: 'GET', url: `${http.baseUrl}/order` },
+        },
+        {
+          id: 'shape',
+          name: 'Shape',
+          type: 'action.transform',
+          config: { assignments: [{ key: 'value', value: 'got {{nodes.fetch.body.path}}' }] },
+        },
+        {
+          id: 'notify',
+          name: 'Notify',
+          type: 'action.transform',
+          config: { assignments: [{ key: 'note', value: 'done' }] },
+        },
+      ],
+      edges: [
+        { source: 'fetch', target: 'shape' },
+        { source: 'shape', target: 'notify' },
+      ],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const workflowId = created.body.id as string;
+
+    const page = await context.newPage();
+    await page.goto(`/workflows/${workflowId}/edit`);
+    await node(page, 'fetch').waitFor();
+
+    // 1. The dialog's test run is a test run (mode test, trigger test), and really calls out.
+    await page.getByRole('button', { name: 'Test run' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+    const first = await nthRun(api, workflowId, 1);
+    expect(first).toMatchObject({ status: 'success', mode: 'test', trigger: 'test' });
+    expect(http.byPath('/order')).toBe(1);
+
+    // After the run the step panel shows what reached the step and what it gave.
+    await select(page, 'shape');
+    const result = page.getByTestId('step-result');
+    await expect.poll(() => result.textContent(), POLL).toContain('Input from Fetch order');
+    expect(await result.textContent()).toContain('got /order');
+
+    // 2. Pin the HTTP step's output from that run: marked on the canvas, saved with the workflow.
+    await select(page, 'fetch');
+    await page.getByRole('button', { name: 'Pin output' }).click();
+    await expect.poll(() => node(page, 'fetch').getAttribute('class'), POLL).toContain('step-pinned');
+    await page.keyboard.press('Control+s');
+    await page.getByText(/Saved as version \d+/).waitFor();
+    const saved = await api('GET', `/workflows/${workflowId}`);
+    expect(saved.body.nodes[0].pinned_output).toEqual(stepOf(first, 'fetch')?.output);
+
+    // A test run with the pin: the server is not called, the step's output is the pin.
+    await page.getByRole('button', { name: 'Test run' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+    const pinned = await nthRun(api, workflowId, 2);
+    expect(stepOf(pinned, 'fetch')?.source).toBe('pin');
+    expect(stepOf(pinned, 'shape')?.output).toEqual({ value: 'got /order' });
+    expect(http.byPath('/order')).toBe(1);
+    await expect.poll(() => result.textContent(), POLL).toContain('its pinned output was used');
+
+    // Typed JSON: a clear message for bad JSON and for a non-object, then the pin is replaced.
+    await page.getByRole('button', { name: 'Edit the pin' }).click();
+    const typed = page.getByLabel('Output to pin (a JSON object)');
+    await typed.fill('{"body": {"path": "/typed"');
+    await page.getByRole('button', { name: 'Pin', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').textContent(), POLL).toContain('This is not valid JSON');
+    await typed.fill('[1, 2]');
+    await page.getByRole('button', { name: 'Pin', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').textContent(), POLL).toContain('must be a JSON object');
+    expect(await typed.getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible(page, 'editor, typed pin refused');
+    await typed.fill('{"body": {"path": "/typed"}}');
+    await page.getByRole('button', { name: 'Pin', exact: true }).click();
+    await expect.poll(() => page.getByText('"/typed"').count(), POLL).toBe(1);
+
+    // 3. Run this step: only "shape" runs; the step before takes its pin, the one after is not run.
+    await select(page, 'shape');
+    await page.getByRole('button', { name: 'Run this step' }).click();
+    const only = await nthRun(api, workflowId, 3);
+    expect(only.mode).toBe('test');
+    expect(stepOf(only, 'fetch')?.source).toBe('pin');
+    expect(stepOf(only, 'shape')).toMatchObject({ source: null, output: { value: 'got /typed' } });
+    expect(stepOf(only, 'notify')).toMatchObject({ status: 'skipped', source: 'stopped' });
+    await expect.poll(() => result.textContent(), POLL).toContain('got /typed');
+    expect(http.byPath('/order')).toBe(1);
+
+    // Run up to here (shape): notify is not run; run from here (notify): the earlier steps are not run.
+    await page.getByRole('button', { name: 'Run up to here' }).click();
+    const upTo = await nthRun(api, workflowId, 4);
+    expect(stepOf(upTo, 'shape')?.source).toBeNull();
+    expect(stepOf(upTo, 'notify')?.source).toBe('stopped');
+    await select(page, 'notify');
+    await page.getByRole('button', { name: 'Run from here' }).click();
+    const from = await nthRun(api, workflowId, 5);
+    expect(stepOf(from, 'shape')?.source).toBe('recorded');
+    expect(stepOf(from, 'notify')).toMatchObject({ source: null, output: { note: 'done' } });
+    expect(http.byPath('/order')).toBe(1);
+
+    // 4. Disable "shape" with the keyboard (D on the selected step): dimmed, and it passes its input on.
+    await select(page, 'shape');
+    await node(page, 'shape').focus();
+    await page.keyboard.press('d');
+    await expect.poll(() => node(page, 'shape').getAttribute('class'), POLL).toContain('step-disabled');
+    expect(await page.getByLabel(/Disable this step/).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Test run' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+    const disabled = await nthRun(api, workflowId, 6);
+    expect(stepOf(disabled, 'shape')).toMatchObject({
+      source: 'disabled',
+      output: { body: { path: '/typed' } },
+    });
+    expect(stepOf(disabled, 'notify')?.source).toBeNull();
+    expect((await api('GET', `/workflows/${workflowId}`)).body.nodes[1].disabled).toBe(true);
+    expect(http.byPath('/order')).toBe(1);
+    await expectAccessible(page, 'editor with a pinned and a disabled step');
+    await screenshot(page, 'build-loop-editor-wide-light');
+
+    // Every run above is a Test in the executions list, and the mode filter finds all of them.
+    await page.goto('/executions');
+    await expect.poll(() => page.locator('tbody tr').count(), POLL).toBe(6);
+    for (const row of await page.locator('tbody tr').all()) expect(await row.textContent()).toContain('Test');
+    await page.getByLabel('Runs').selectOption('production');
+    await expect.poll(() => page.locator('tbody tr').count(), POLL).toBe(0);
+
+    for (const [width, dark] of [
+      ['wide', true],
+      ['narrow', false],
+      ['narrow', true],
+    ] as const) {
+      const variant = await signedIn({ width, dark });
+      const view = await variant.newPage();
+      await view.goto(`/workflows/${workflowId}/edit`);
+      await node(view, 'fetch').waitFor();
+      await select(view, 'fetch');
+      await expect.poll(() => view.getByTestId('step-result').count(), POLL).toBe(1);
+      await expectAccessible(view, `build loop ${width} ${dark ? 'dark' : 'light'}`);
+      await screenshot(view, `build-loop-editor-${width}-${dark ? 'dark' : 'light'}`);
+      await variant.close();
+    }
+    await context.close();
+  });
+});
