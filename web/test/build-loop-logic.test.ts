@@ -33,3 +33,25 @@ describe('the build loop, pure parts', () => {
     expect(stepMarkers({ pinned_output: { a: 1 }, disabled: true })).toBe('step-pinned step-disabled');
   });
 });
+
+describe('the step view input pane', () => {
+  it('lists every field with the expression that reads it, odd keys quoted, lists by index', async () => {
+    const { fieldRows } = await import('../src/lib/editor/step-view/fields');
+    const rows = fieldRows('nodes.fetch', {
+      status: 200,
+      body: { items: [{ sku: 'A-1' }], 'odd key': true },
+    });
+    expect(rows.map((r) => [r.label, r.expression, r.depth])).toEqual([
+      ['status', '{{ nodes.fetch.status }}', 0],
+      ['body', '{{ nodes.fetch.body }}', 0],
+      ['body.items', '{{ nodes.fetch.body.items }}', 1],
+      ['body.items[0]', '{{ nodes.fetch.body.items[0] }}', 2],
+      ['body.items[0].sku', '{{ nodes.fetch.body.items[0].sku }}', 3],
+      ['body["odd key"]', '{{ nodes.fetch.body["odd key"] }}', 1],
+    ]);
+    expect(rows[0]?.preview).toBe('200');
+    expect(rows[2]?.preview).toBe('list · 1');
+    expect(fieldRows('trigger', 'text')).toEqual([]);
+    expect(fieldRows('trigger', { a: { b: { c: 1 } } }, 1).map((r) => r.label)).toEqual(['a', 'a.b']);
+  });
+});

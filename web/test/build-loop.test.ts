@@ -273,4 +273,82 @@ describe('the build loop in the editor', () => {
     }
     await context.close();
   });
+
+  it('opens the three-pane step view with Enter, maps input fields into a parameter by button and by drag', {
+    timeout: 180_000,
+  }, async () => {
+    const context = await signedIn();
+    const api = await apiAs(context.request);
+    const created = await api('POST', '/workflows', {
+      name: 'Mapped order',
+      trigger_type: 'manual',
+      status: 'active',
+      nodes: [
+        {
+          id: 'fetch',
+          name: 'Fetch order',
+          type: 'action.http_request',
+          config: { method: 'GET', url: `${http.baseUrl}/mapped` },
+          pinned_output: { status: 200, body: { path: '/pinned', items: [{ sku: 'A-1' }] } },
+        },
+        {
+          id: 'shape',
+          name: 'Shape',
+          type: 'action.transform',
+          config: { assignments: [{ key: 'value', value: 'old' }] },
+        },
+      ],
+      edges: [{ source: 'fetch', target: 'shape' }],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const workflowId = created.body.id as string;
+    const page = await context.newPage();
+    await page.goto(`/workflows/${workflowId}/edit`);
+    await node(page, 'shape').waitFor();
+    await node(page, 'shape').focus();
+    await page.keyboard.press('Enter');
+    const view = page.getByRole('dialog', { name: 'Shape' });
+    await view.waitFor();
+    // The input is the pinned output of the step before: no run needed.
+    await view.getByText('Fetch order · pinned').waitFor();
+    const value = view.locator('#field-config-assignments-0-value');
+    await value.fill('');
+    await view.getByRole('button', { name: 'Insert {{ nodes.fetch.body.path }}' }).click();
+    await expect.poll(() => value.inputValue(), POLL).toBe('{{ nodes.fetch.body.path }}');
+    await value.fill('sku: ');
+    await value.press('Tab');
+    await view.locator('li', { hasText: 'body.items[0].sku' }).dragTo(value);
+    await expect.poll(() => value.inputValue(), POLL).toBe('sku: {{ nodes.fetch.body.items[0].sku }}');
+    await expectAccessible(page, 'step view');
+    await screenshot(page, 'step-view-wide-light');
+    await page.keyboard.press('Control+s');
+    await page.getByText(/Saved as version \d+/).waitFor();
+    const saved = await api('GET', `/workflows/${workflowId}`);
+    expect(saved.body.nodes[1].config.assignments[0].value).toBe('sku: {{ nodes.fetch.body.items[0].sku }}');
+    // Run this step from the output pane: its output shows there; the pinned HTTP step never called out.
+    await view.getByRole('button', { name: 'Run this step' }).click();
+    const ran = await nthRun(api, workflowId, 1);
+    expect(stepOf(ran, 'shape')?.output).toEqual({ value: 'sku: A-1' });
+    await expect.poll(() => view.locator('.pane').nth(2).textContent(), POLL).toContain('sku: A-1');
+    expect(http.byPath('/mapped')).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => view.count(), POLL).toBe(0);
+
+    for (const [width, dark] of [
+      ['wide', true],
+      ['narrow', false],
+      ['narrow', true],
+    ] as const) {
+      const variant = await signedIn({ width, dark });
+      const other = await variant.newPage();
+      await other.goto(`/workflows/${workflowId}/edit`);
+      await select(other, 'shape');
+      await other.getByRole('button', { name: 'Open step view' }).click();
+      await other.getByRole('dialog', { name: 'Shape' }).getByText('Fetch order').first().waitFor();
+      await expectAccessible(other, `step view ${width} ${dark ? 'dark' : 'light'}`);
+      await screenshot(other, `step-view-${width}-${dark ? 'dark' : 'light'}`);
+      await variant.close();
+    }
+    await context.close();
+  });
 });
