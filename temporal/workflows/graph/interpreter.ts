@@ -31,7 +31,15 @@ function stepErrorOf(error: unknown): StepError {
   if (error instanceof ExpressionTooLargeError) return { message: error.message, code: error.code };
   if (error instanceof ApplicationFailure) return { message: error.message, code: error.type ?? 'error' };
   const cause = (error as { cause?: unknown }).cause;
-  if (cause instanceof ApplicationFailure) return { message: cause.message, code: cause.type ?? 'error' };
+  if (cause instanceof ApplicationFailure) {
+    // The node's own account of the failure (e.g. the HTTP answer) is shown and readable downstream.
+    const details = cause.details?.[0];
+    return {
+      message: cause.message,
+      code: cause.type ?? 'error',
+      ...(details === undefined ? {} : { details }),
+    };
+  }
   return { message: error instanceof Error ? error.message : String(error), code: 'error' };
 }
 

@@ -1394,6 +1394,8 @@ export interface components {
             error: {
                 message: string;
                 code: string;
+                /** @description What the node said when failing, e.g. a failed HTTP request's status, headers and body */
+                details?: unknown;
             } | null;
         };
         Settings: {
