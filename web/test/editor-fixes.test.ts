@@ -269,6 +269,32 @@ function measure() {
   };
 }
 
+describe('the test-run dialog', () => {
+  it('lines its radio buttons up with their labels', { timeout: 60_000 }, async () => {
+    for (const dark of [false, true]) {
+      const page = await open({ dark });
+      await page.goto(`/workflows/${workflowId}/edit`);
+      await node(page, 'call').waitFor();
+      await page.keyboard.press('Control+Enter');
+      const dialog = page.getByRole('dialog', { name: 'Test run' });
+      await dialog.waitFor();
+      const radios = dialog.getByRole('radio');
+      expect(await radios.count()).toBeGreaterThanOrEqual(1);
+      for (let i = 0; i < (await radios.count()); i++) {
+        const radio = await radios.nth(i).boundingBox();
+        const label = await dialog.locator('label.check').nth(i).boundingBox();
+        if (!radio || !label) throw new Error('no radio or label');
+        // Vertically centred on its label's line, and left-aligned in the group.
+        expect(Math.abs(radio.y + radio.height / 2 - (label.y + label.height / 2))).toBeLessThanOrEqual(2);
+        expect(radio.width).toBeLessThanOrEqual(24);
+      }
+      await expectAccessible(page, `test-run dialog ${dark ? 'dark' : 'light'}`);
+      await screenshot(page, `editor-test-run-dialog-wide-${dark ? 'dark' : 'light'}`);
+      await page.context().close();
+    }
+  });
+});
+
 describe('a canvas a person can read', () => {
   it('opens the biggest template at 1280 px with text ≥ 11 px and handles ≥ 10 px on screen, the trigger first', {
     timeout: 90_000,
@@ -338,7 +364,7 @@ describe('failures, runs and what they say', () => {
     await page.goto(`/workflows/${workflowId}/edit`);
     await node(page, 'call').click();
     expect(await page.locator('#node-on-failure option:checked').textContent()).toMatch(
-      /next steps still run/,
+      /later steps still run/,
     );
     await page.getByText('nodes.call.error.message').first().waitFor();
     const started = await api(page, 'POST', `/workflows/${workflowId}/execute`, { input: {} });

@@ -486,7 +486,8 @@ describe('templates', () => {
     await page.context().close();
   });
 
-  it('the editor and gallery at phone width and in dark mode pass axe', async () => {
+  // Six pages scanned by axe, three of them the 42-template gallery: ~10 s a pair on a busy machine.
+  it('the editor and gallery at phone width and in dark mode pass axe', { timeout: 90_000 }, async () => {
     for (const [width, dark] of [
       ['narrow', false],
       ['narrow', true],

@@ -18,5 +18,7 @@ export async function fitReadable(
   const viewport = flow.getViewport();
   if (viewport.zoom > FIT_MIN_ZOOM + 0.001 || nodes.length === 0) return;
   const left = Math.min(...nodes.map((n) => n.position.x));
+  // Clamped but it still fits (only the padding shrank): it stays centred.
+  if (viewport.x + left * viewport.zoom >= 0) return;
   await flow.setViewport({ ...viewport, x: MARGIN - left * viewport.zoom });
 }

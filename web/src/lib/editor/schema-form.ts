@@ -90,8 +90,15 @@ const WORDS: Record<string, string> = {
   ms: '(ms)',
 };
 
+/** Fields whose name says what they hold in code, not in words. */
+const LABELS: Record<string, string> = {
+  credential_id: 'Credential',
+  workflow_id: 'Workflow',
+};
+
 /** A config field's name as a label: `timeout_ms` → "Timeout (ms)", `url` → "URL". */
 export const labelOf = (name: string) =>
+  LABELS[name] ??
   name
     .split('_')
     .map((word) => WORDS[word.toLowerCase()] ?? word)
