@@ -252,3 +252,16 @@ describe('the trigger on the canvas', () => {
     expect(saved.edges).toEqual(graph.edges);
   });
 });
+
+describe('the readable fit', () => {
+  it('centres a graph that fits, and opens a wide one at the minimum zoom from its left edge', async () => {
+    const { readableViewport, FIT_MIN_ZOOM } = await import('../src/lib/canvas/fit');
+    const small = readableViewport({ x: -288, y: 0, width: 824, height: 76 }, 920, 700);
+    expect(small.zoom).toBe(FIT_MIN_ZOOM);
+    expect(small.x + -288 * small.zoom).toBeCloseTo((920 - 824 * small.zoom) / 2);
+    const wide = readableViewport({ x: -288, y: 0, width: 2600, height: 400 }, 680, 800);
+    expect(wide.zoom).toBe(FIT_MIN_ZOOM);
+    expect(wide.x + -288 * wide.zoom).toBeCloseTo(48);
+    expect(readableViewport({ x: 0, y: 0, width: 248, height: 76 }, 680, 800).zoom).toBe(1);
+  });
+});
