@@ -162,7 +162,10 @@ async function runWithRecovery(
       // says `failed` must not be cleared while error.critical is being published.
       run.retryRequest = undefined;
       run.status = 'failed';
-      await run.report({ error: error.error, completedAt: new Date().toISOString() });
+      // The step's record keeps the details; the execution's error and event stay as they were
+      // (activity inputs of histories already recorded, checked by the replay test).
+      const { details: _details, ...summary } = error.error;
+      await run.report({ error: summary, completedAt: new Date().toISOString() });
       if (execution.event !== 'error.critical') {
         await sideEffects.publishEvent({
           organizationId: execution.organizationId,
@@ -173,7 +176,7 @@ async function runWithRecovery(
             workflow_id: execution.workflowId,
             workflow_name: execution.workflowName,
             node_id: node.id,
-            error: error.error,
+            error: summary,
           },
         });
       }
