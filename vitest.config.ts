@@ -59,7 +59,10 @@ export default defineConfig({
     silent: 'passed-only',
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],
     projects: [
-      { extends: true, test: { name: 'unit', include: UNIT, exclude: UNIT_TIMED } },
+      {
+        extends: true,
+        test: { name: 'unit', include: UNIT, exclude: ['**/node_modules/**', ...UNIT_TIMED] },
+      },
       {
         extends: true,
         test: {
