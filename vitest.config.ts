@@ -32,7 +32,11 @@ const UNIT = [
   'web/test/safe-next.test.ts',
 ];
 const UNIT_TIMED = ['packages/nodes/src/code/isolation.test.ts'];
-const INTEGRATION_TIMED = ['services/api/test/code-isolation.test.ts', 'temporal/test/fairness.test.ts'];
+const INTEGRATION_TIMED = [
+  'services/api/test/code-isolation.test.ts',
+  'temporal/test/fairness.test.ts',
+  'services/cli/src/bench/process-cpu.test.ts',
+];
 const BROWSER = ['web/test/editor.test.ts', 'web/test/web-app.test.ts'];
 const ALL = [
   'packages/*/src/**/*.test.ts',
