@@ -37,7 +37,8 @@ const INTEGRATION_TIMED = [
   'temporal/test/fairness.test.ts',
   'services/cli/src/bench/process-cpu.test.ts',
 ];
-const BROWSER = ['web/test/editor.test.ts', 'web/test/web-app.test.ts'];
+// Every web/test file that is not a unit file drives the browser against the built app.
+const BROWSER = ['web/test/**/*.test.ts'];
 const ALL = [
   'packages/*/src/**/*.test.ts',
   'packages/*/test/**/*.test.ts',
@@ -78,7 +79,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'browser', include: BROWSER, globalSetup: [...SERVICES, 'web/test/build-web.ts'] },
+        test: {
+          name: 'browser',
+          include: BROWSER,
+          exclude: ['**/node_modules/**', ...UNIT],
+          globalSetup: [...SERVICES, 'web/test/build-web.ts'],
+        },
       },
       {
         extends: true,

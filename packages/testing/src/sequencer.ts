@@ -12,6 +12,8 @@ export const LONGEST_FILES = [
   'services/cli/test/weft-up.test.ts',
   'web/test/web-app.test.ts',
   'web/test/editor.test.ts',
+  'web/test/editor-fixes.test.ts',
+  'web/test/workbench.test.ts',
   'services/cli/test/weft-up-supervision.test.ts',
   'temporal/test/durability.test.ts',
   'services/api/test/client-generators.test.ts',
