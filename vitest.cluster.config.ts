@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * The engine's end-to-end cases on the production Temporal path (temporal-server on PostgreSQL,
  * see packages/testing/src/cluster-setup.ts), one shared server. Run by scripts/run-tests.ts
- * as the last step of `./weft test`.
+ * alongside the main suites of `./weft test`.
  */
 export default defineConfig({
   test: {
@@ -21,6 +21,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    // One process for the files in turn: the workflow bundle is built once, not once per file.
+    isolate: false,
     // Console output (service logs included, see quiet-tests.ts) is printed for failing tests only.
     silent: 'passed-only',
     reporters: ['default', './scripts/vitest-summary-reporter.ts'],

@@ -1,7 +1,7 @@
 /**
  * The test runs of `./weft test` (after lint, typecheck and the web app's checks): every vitest
- * suite (arguments are passed on to it as filters), then, on an unfiltered run, the engine's
- * end-to-end cases on the production Temporal path (vitest.cluster.config.ts). temporal-server is
+ * suite (arguments are passed on to it as filters) and, on an unfiltered run, alongside them, the
+ * engine's end-to-end cases on the production Temporal path (vitest.cluster.config.ts). temporal-server is
  * built from the Go module proxy; scripts/setup.sh starts that build in the background at the
  * beginning of `./weft test`, and the cluster step waits for it.
  * Without a Go toolchain (the set-up promise needs only Node, Python and git) the step says so in
@@ -9,8 +9,8 @@
  * Last, every run (a filtered one too: its logs are as likely to leak) scans all its log files for
  * the secrets its tests created (scan-logs-for-secrets.ts); one found fails the run.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureClusterBinaries, TEMPORAL_SERVER_VERSION } from '../temporal/cluster';
@@ -52,30 +52,68 @@ function finish(status: number | null): never {
   process.exit(status === 0 && !clean ? 1 : (status ?? 1));
 }
 
-const filters = process.argv.slice(2);
-const main = spawnSync('pnpm', ['exec', 'vitest', 'run', ...filters], { cwd: root, stdio: 'inherit' });
-if (main.status !== 0 || filters.length > 0) finish(main.status);
+/**
+ * Runs `pnpm exec vitest run <args>` to the end: its exit status (null when killed). `niceness`
+ * lowers its CPU priority (and its servers'), so that it takes the cores the other run leaves idle.
+ */
+function vitest(args: string[], output: 'inherit' | number, niceness = 0): Promise<number | null> {
+  const pnpm = ['pnpm', 'exec', 'vitest', 'run', ...args];
+  const [command = 'pnpm', ...rest] = niceness > 0 ? ['nice', '-n', String(niceness), ...pnpm] : pnpm;
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, rest, {
+      cwd: root,
+      stdio: ['ignore', output, output],
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => resolve(code));
+  });
+}
 
-if (process.env.WEFT_SKIP_TEMPORAL_CLUSTER) {
-  console.log(
-    '[cluster] engine tests on the production Temporal server skipped (WEFT_SKIP_TEMPORAL_CLUSTER)',
-  );
-  finish(0);
-}
-await waitForBackgroundBuild();
-try {
-  await ensureClusterBinaries(root);
-} catch (error) {
-  const line = `[cluster] engine tests on the production Temporal server not run: ${(error as Error).message}`;
-  if (process.env.WEFT_REQUIRE_TEMPORAL_CLUSTER === '1') {
-    console.error(line);
-    finish(1);
+/**
+ * The engine's cases on the production Temporal server, or null when that step is skipped (said
+ * in one line). Its output goes to `log`: it runs while the main suites print.
+ */
+async function clusterRun(log: string): Promise<number | null> {
+  if (process.env.WEFT_SKIP_TEMPORAL_CLUSTER) {
+    console.log(
+      '[cluster] engine tests on the production Temporal server skipped (WEFT_SKIP_TEMPORAL_CLUSTER)',
+    );
+    return 0;
   }
-  console.log(line);
-  finish(0);
+  await waitForBackgroundBuild();
+  try {
+    await ensureClusterBinaries(root);
+  } catch (error) {
+    const line = `[cluster] engine tests on the production Temporal server not run: ${(error as Error).message}`;
+    if (process.env.WEFT_REQUIRE_TEMPORAL_CLUSTER === '1') {
+      console.error(line);
+      return 1;
+    }
+    console.log(line);
+    return 0;
+  }
+  const fd = openSync(log, 'w');
+  try {
+    // Below the main suites: their 30 s test timeouts are the tighter ones (the cluster's are 60 s).
+    return await vitest(['-c', 'vitest.cluster.config.ts'], fd, 10);
+  } finally {
+    closeSync(fd);
+  }
 }
-const result = spawnSync('pnpm', ['exec', 'vitest', 'run', '-c', 'vitest.cluster.config.ts'], {
-  cwd: root,
-  stdio: 'inherit',
-});
-finish(result.status);
+
+const filters = process.argv.slice(2);
+if (filters.length > 0) finish(await vitest(filters, 'inherit'));
+
+// Unfiltered: the cluster step runs alongside the main suites instead of after them (most of
+// either is waiting on servers, so the two share the cores well); its output follows theirs.
+mkdirSync(testLogs, { recursive: true });
+const clusterLog = path.join(testLogs, 'cluster-run.txt');
+console.log(
+  `[cluster] engine tests on the production Temporal server run alongside (output: ${path.relative(root, clusterLog)}, shown at the end)`,
+);
+const [main, cluster] = await Promise.all([vitest([], 'inherit'), clusterRun(clusterLog)]);
+if (existsSync(clusterLog)) {
+  console.log('\n[cluster] the engine tests on the production Temporal server:');
+  process.stdout.write(readFileSync(clusterLog, 'utf8'));
+}
+finish(main !== 0 ? main : cluster);

@@ -79,7 +79,8 @@ export async function runRegistered(deps: ActivityDeps, args: RegisteredRunArgs)
   if (!runner) {
     throw ApplicationFailure.nonRetryable(`Unknown node type ${args.nodeType}`, 'unknown_node_type');
   }
-  const ref = { organizationId: args.organizationId, executionId: args.executionId };
+  // Legacy histories send no organization (''): the stored outputs then find it from the execution.
+  const ref = { organizationId: args.organizationId || undefined, executionId: args.executionId };
   // Upstream data may hold references to stored outputs: the runner sees the real values.
   const input = args.input
     ? ((await resolveStoredOutputs(deps.db, ref, args.input)) as NodeRunContext['input'])

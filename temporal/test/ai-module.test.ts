@@ -128,7 +128,8 @@ describe('action.ai.prompt', () => {
       body: {
         name: 'no module',
         trigger_type: 'manual',
-        status: 'active',
+        // A draft: activating it would be refused (the AI module is not set up); a test run still runs.
+        status: 'draft',
         nodes: [{ id: 'ask', type: 'action.ai.prompt', config: { prompt: 'Hi' } }],
       },
     });

@@ -86,9 +86,31 @@ function fixtures() {
 
 const short = (error: Error) => `${error.name}: ${error.message}`.slice(0, 600);
 
+/** How each recorded execution's history must end: a fixture cut short replays nothing after the cut. */
+const CLOSED_AS: Record<string, string> = Object.fromEntries(
+  SCENARIOS.map((name) => [
+    name,
+    name === 'cancel' ? 'EVENT_TYPE_WORKFLOW_EXECUTION_CANCELED' : 'EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED',
+  ]),
+);
+
 describe('replaying committed histories', () => {
   it('has a fixture for every representative execution', () => {
     expect(fixtures().map((f) => f.workflowId.replace(/\.json$/, ''))).toEqual([...SCENARIOS].sort());
+  });
+
+  it('holds whole histories: each starts the workflow and ends as its execution ended', () => {
+    for (const { workflowId, history } of fixtures()) {
+      const events = history.events as { eventType: string }[];
+      const name = workflowId.replace(/\.json$/, '');
+      expect(events[0]?.eventType, name).toBe('EVENT_TYPE_WORKFLOW_EXECUTION_STARTED');
+      expect(events.at(-1)?.eventType, name).toBe(CLOSED_AS[name]);
+      // More than a start and a close: the interpreter ran workflow tasks in between.
+      expect(
+        events.filter((e) => e.eventType === 'EVENT_TYPE_WORKFLOW_TASK_COMPLETED').length,
+        name,
+      ).toBeGreaterThan(0);
+    }
   });
 
   it('replays every fixture without a determinism error', async () => {
@@ -106,7 +128,8 @@ describe('replaying committed histories', () => {
       results.push({ fixture: result.workflowId, ...(result.error ? { error: short(result.error) } : {}) });
     }
     expect(results.filter((r) => r.error)).toEqual([]);
-    expect(results.map((r) => r.fixture)).toEqual(histories.map((h) => h.workflowId));
+    // One result per fixture: an empty or partly read directory cannot pass as "no errors".
+    expect(results.map((r) => r.fixture).sort()).toEqual(SCENARIOS.map((name) => `${name}.json`).sort());
   }, 60_000);
 
   // Temporal checks each command's type and sequence number, not its input: replaying again with an
@@ -187,6 +210,7 @@ async function recordAll(stack: Stack, key: string, http: Awaited<ReturnType<typ
     const handle = stack.client.workflow.getHandle(`exec-${executionId}`);
     // Only a closed workflow's history is complete.
     await handle.result().catch(() => undefined);
+    expect((await handle.describe()).status.name, name).toBe(name === 'cancel' ? 'CANCELLED' : 'COMPLETED');
     const history = await handle.fetchHistory();
     writeFileSync(
       path.join(HISTORIES, `${name}.json`),

@@ -66,7 +66,7 @@ async function executionsOf(workflowId: string) {
 }
 
 beforeAll(async () => {
-  h = await createEngineHarness();
+  h = await createEngineHarness({ ownTemporalServer: true });
   org = await h.createOrg();
 }, 120_000);
 

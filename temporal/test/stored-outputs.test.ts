@@ -86,6 +86,9 @@ describe('large node outputs', () => {
           type: 'action.code',
           config: {
             code: 'return { n: input.nodes.fetch.body.items.length, last: input.nodes.fetch.body.items.at(-1).id };',
+            // Copying 3 MB into the sandbox counts against the deadline: the default 1 s ran out on a
+            // busy 2-core machine (code_timeout). This test is about stored outputs, not deadlines.
+            timeout_ms: 10_000,
           },
         },
         {

@@ -210,7 +210,8 @@ export async function createStack(
 ): Promise<Stack> {
   const [db, temporal, bundle] = await Promise.all([
     createTestDatabase(),
-    startTemporalDevServer(),
+    // Its own server: its workers use one fixed task queue and reconcile every schedule they see.
+    startTemporalDevServer({ ownServer: true }),
     workflowBundle(),
   ]);
   // Prebuilt, as `weft up` runs workers: a restarted worker polls in a second instead of bundling.

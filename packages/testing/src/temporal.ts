@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -6,6 +7,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import { getLogger } from '@weft/telemetry';
 import { startDevServer } from '@weft/temporal/dev-server';
 import { installTemporalRuntime } from '@weft/worker';
+import { inject } from 'vitest';
 import { freePort } from './global-setup';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -25,11 +27,6 @@ export function temporalBinary(name: 'temporal' | 'temporal-test-server'): strin
  */
 export const SHARED_TEMPORAL_ENV = 'WEFT_TEST_TEMPORAL_ADDRESS';
 
-/**
- * A real Temporal dev server (the CLI's start-dev) on a free port, with Weft's search attributes;
- * or, in the cluster test run, the shared production server (its namespace set up by the same step
- * as every deployment).
- */
 let runtimeInstalled = false;
 /**
  * The SDK's logs (a failed activity, a workflow task retried) through the test process's logger
@@ -46,9 +43,19 @@ function installTestRuntime(): void {
   }
 }
 
-export async function startTemporalDevServer(): Promise<TestWorkflowEnvironment> {
+/**
+ * A real Temporal dev server: the run's shared one (engine-setup.ts), or, in the cluster test run,
+ * the shared production server (its namespace set up by the same step as every deployment). With
+ * `ownServer`, or outside a run that provides one, a dev server of its own (the CLI's start-dev) on
+ * a free port, with Weft's search attributes: for files whose workers act on every schedule or
+ * task queue of the server.
+ */
+export async function startTemporalDevServer(
+  options: { ownServer?: boolean } = {},
+): Promise<TestWorkflowEnvironment> {
   installTestRuntime();
-  const shared = process.env[SHARED_TEMPORAL_ENV];
+  const shared =
+    process.env[SHARED_TEMPORAL_ENV] ?? (options.ownServer ? undefined : inject('temporalAddress'));
   if (shared)
     return TestWorkflowEnvironment.createFromExistingServer({ address: shared, namespace: 'default' });
   // Started by our launcher rather than the SDK's createLocal, whose server writes its banner and
@@ -81,12 +88,21 @@ export function startTimeSkippingServer(): Promise<TestWorkflowEnvironment> {
   });
 }
 
-let bundle: Promise<{ code: string }> | undefined;
-/** The workflow bundle, built once per test process (webpack takes a second or two). */
-export function workflowBundle(): Promise<{ code: string }> {
-  bundle ??= bundleWorkflowCode({
+/** Builds the workflow bundle (webpack: seconds of CPU). */
+export function buildWorkflowBundle(): Promise<{ code: string }> {
+  return bundleWorkflowCode({
     workflowsPath: path.join(ROOT, 'temporal', 'workflows', 'index.ts'),
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} },
   });
+}
+
+let bundle: Promise<{ code: string }> | undefined;
+/**
+ * The workflow bundle: the one the run's global set-up built (engine-setup.ts), or built once per
+ * test process where none was.
+ */
+export function workflowBundle(): Promise<{ code: string }> {
+  const built = inject('workflowBundlePath');
+  bundle ??= built ? readFile(built, 'utf8').then((code) => ({ code })) : buildWorkflowBundle();
   return bundle;
 }

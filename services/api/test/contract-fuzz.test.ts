@@ -102,6 +102,9 @@ function fuzz(
     child.stderr.on('data', (d) => {
       output += d;
     });
+    // A schemathesis that cannot start (a venv moved from another path: its `#!` names a python
+    // that is not there) emits 'error' and never 'exit': fail at once, not at the test's timeout.
+    child.once('error', (error) => resolve({ code: null, output: `${ST} did not start: ${error.message}` }));
     child.once('exit', (code) => {
       const report = path.join(LOG_DIR, `contract-fuzz-${name}.txt`);
       mkdirSync(LOG_DIR, { recursive: true });

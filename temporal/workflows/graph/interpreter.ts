@@ -32,7 +32,15 @@ function stepErrorOf(error: unknown): StepError {
   if (error instanceof ExpressionTooLargeError) return { message: error.message, code: error.code };
   if (error instanceof ApplicationFailure) return { message: error.message, code: error.type ?? 'error' };
   const cause = (error as { cause?: unknown }).cause;
-  if (cause instanceof ApplicationFailure) return { message: cause.message, code: cause.type ?? 'error' };
+  if (cause instanceof ApplicationFailure) {
+    // The node's own account of the failure (e.g. the HTTP answer) is shown and readable downstream.
+    const details = cause.details?.[0];
+    return {
+      message: cause.message,
+      code: cause.type ?? 'error',
+      ...(details === undefined ? {} : { details }),
+    };
+  }
   return { message: error instanceof Error ? error.message : String(error), code: 'error' };
 }
 
@@ -207,10 +215,13 @@ async function failAndAwaitRetry(
   // the record says `failed` must not be cleared while error.critical is being published.
   run.retryRequest = undefined;
   run.status = 'failed';
-  await run.report({ error, completedAt: new Date().toISOString() });
+  // The step's record keeps the details; the execution's error and event stay as they were
+  // (activity inputs of histories already recorded, checked by the replay test).
+  const { details: _details, ...summary } = error;
+  await run.report({ error: summary, completedAt: new Date().toISOString() });
   // Test runs and replays stay in the workbench: no error.critical for other workflows to act on.
   if (run.execution.event !== 'error.critical' && run.execution.mode !== 'test') {
-    await publishCriticalError(run, node, error);
+    await publishCriticalError(run, node, summary);
   }
   const resumed = await condition(() => run.retryRequest !== undefined, EXECUTION_DEADLINE_MS);
   if (!resumed) {

@@ -3,6 +3,8 @@
 export interface StepError {
   message: string;
   code: string;
+  /** What the node said when failing, e.g. the HTTP answer (status, headers, body) that failed it. */
+  details?: unknown;
 }
 
 export type ExecutionStatus =

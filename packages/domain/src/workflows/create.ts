@@ -10,6 +10,7 @@ import { startWebhookDeliveries } from '../webhooks/outbox';
 import { recordWorkflowEvent } from '../webhooks/workflow-events';
 import { sealHookSecret } from './hook-secret';
 import { presentWorkflow } from './present';
+import { assertModulesConfigured } from './required-modules';
 import { recordWorkflowVersion } from './versions';
 import type { WorkflowInput } from './workflow-input';
 
@@ -23,6 +24,7 @@ export async function createWorkflow({
   let deliveryIds: string[] = [];
   const created = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
     await assertCredentialReferences(tx, ctx.organizationId, input);
+    await assertModulesConfigured(tx, ctx.organizationId, input);
     const [row] = await tx
       .insert(schema.workflows)
       .values({

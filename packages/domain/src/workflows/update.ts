@@ -13,6 +13,7 @@ import { startWebhookDeliveries } from '../webhooks/outbox';
 import { recordWorkflowEvent } from '../webhooks/workflow-events';
 import { sealHookSecret } from './hook-secret';
 import { presentWorkflow } from './present';
+import { assertModulesConfigured } from './required-modules';
 import { recordWorkflowVersion } from './versions';
 import type { WorkflowInput } from './workflow-input';
 
@@ -52,6 +53,7 @@ export async function updateWorkflow({
       );
     }
     await assertCredentialReferences(tx, ctx.organizationId, next);
+    await assertModulesConfigured(tx, ctx.organizationId, next);
     previousTriggerType = existing.triggerType;
     const [row] = await tx
       .update(t)

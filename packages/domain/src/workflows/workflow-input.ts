@@ -14,6 +14,7 @@ import {
 } from '@weft/graph';
 import { CREDENTIAL_NODE_TYPES, NodeTypeName, validateNodes } from '@weft/nodes';
 import { z } from 'zod';
+import { humanMessage } from '../errors';
 import { storedText } from '../text';
 
 export const WORKFLOW_STATUSES = ['active', 'inactive', 'draft'] as const;
@@ -67,7 +68,7 @@ export const WorkflowInput = z
         ctx.addIssue({
           code: 'custom',
           path: ['trigger_config', ...issue.path.map(String)],
-          message: issue.message,
+          message: humanMessage(issue),
         });
       }
     }
@@ -76,7 +77,7 @@ export const WorkflowInput = z
     const checked = validateNodes(graph);
     const expressions = checkGraphExpressions(checked.graph, { credentialNodeTypes: CREDENTIAL_NODE_TYPES });
     for (const issue of [...structural, ...checked.issues, ...expressions]) {
-      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+      ctx.addIssue({ code: 'custom', path: issue.path, message: humanMessage(issue) });
     }
     // Edges without an id get a readable one that never repeats an id the caller chose.
     const taken = new Set(checked.graph.edges.flatMap((e) => (e.id === undefined ? [] : [e.id])));

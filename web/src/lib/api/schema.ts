@@ -1487,6 +1487,8 @@ export interface components {
             error: {
                 message: string;
                 code: string;
+                /** @description What the node said when failing, e.g. a failed HTTP request's status, headers and body */
+                details?: unknown;
             } | null;
             /**
              * @description Why the node did not run: `pin` (its pinned output), `recorded` (another execution's step), `disabled` (input passed through), `stopped` (after the test run's stop_after); null: it ran

@@ -3,7 +3,7 @@ import type { CanvasEdge, CanvasNode } from './mapper';
 
 /** n8n's tidy-up grid: positions land on multiples of 16 px. */
 export const GRID = 16;
-const DEFAULT_SIZE = { width: 220, height: 64 };
+const DEFAULT_SIZE = { width: 248, height: 76 };
 
 /**
  * Left-to-right layered layout (dagre) of the whole graph. Sizes come from the rendered nodes when
@@ -12,7 +12,7 @@ const DEFAULT_SIZE = { width: 220, height: 64 };
  */
 export function autoLayout(
   nodes: readonly (CanvasNode & { measured?: { width?: number; height?: number } })[],
-  edges: readonly CanvasEdge[],
+  edges: readonly Pick<CanvasEdge, 'id' | 'source' | 'target'>[],
 ): CanvasNode[] {
   const graph = new dagre.graphlib.Graph({ multigraph: true });
   graph.setGraph({ rankdir: 'LR', nodesep: 40, ranksep: 90, marginx: 0, marginy: 0 });

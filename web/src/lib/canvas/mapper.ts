@@ -119,9 +119,12 @@ export function toCanvas(nodes: readonly SavedNode[], edges: readonly SavedEdge[
   return { nodes: canvasNodes, edges: canvasEdges, needsLayout: canvasNodes.some((n) => n.data.unplaced) };
 }
 
-export function fromCanvas(nodes: readonly (CanvasNode | CanvasNoteNode)[], edges: readonly CanvasEdge[]) {
+export function fromCanvas(
+  nodes: readonly { type: string }[],
+  edges: readonly (CanvasEdge | { source: string; data: unknown })[],
+) {
   return {
-    nodes: nodes
+    nodes: (nodes as readonly (CanvasNode | { type: string })[])
       .filter((node): node is CanvasNode => node.type === 'step')
       .map((node): SavedNode => {
         const saved = { ...node.data.saved };
@@ -129,7 +132,10 @@ export function fromCanvas(nodes: readonly (CanvasNode | CanvasNoteNode)[], edge
           ? saved
           : { ...saved, position: { x: node.position.x, y: node.position.y } };
       }),
-    edges: edges.map((edge): SavedEdge => ({ ...edge.data.saved, source: edge.source, target: edge.target })),
+    // Only edges of the saved graph: the trigger's are drawn, not saved.
+    edges: edges
+      .filter((edge): edge is CanvasEdge => (edge as CanvasEdge).data?.saved !== undefined)
+      .map((edge): SavedEdge => ({ ...edge.data.saved, source: edge.source, target: edge.target })),
   };
 }
 

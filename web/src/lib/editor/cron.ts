@@ -31,3 +31,13 @@ export function formatInZone(date: Date, timezone: string) {
     minute: '2-digit',
   }).format(date);
 }
+
+/** Whether the browser knows `zone` (a half-typed one would make formatting throw). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat(undefined, { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

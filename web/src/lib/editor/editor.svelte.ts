@@ -17,6 +17,14 @@ import {
   toCanvas,
 } from '$lib/canvas/mapper';
 import {
+  type CanvasTriggerEdge,
+  type CanvasTriggerNode,
+  TRIGGER_NODE_ID,
+  triggerDetail,
+  triggerOnCanvas,
+  withoutTriggerEdges,
+} from '$lib/canvas/trigger-node';
+import {
   connectionProblem,
   copyFragment,
   type Fragment,
@@ -50,9 +58,9 @@ const COLUMN = 288;
  * goes through here and is one undo step.
  */
 export class WorkflowEditor {
-  /** Steps and sticky notes, as Svelte Flow draws them. */
-  nodes = $state.raw<(CanvasNode | CanvasNoteNode)[]>([]);
-  edges = $state.raw<CanvasEdge[]>([]);
+  /** The trigger, steps and sticky notes, as Svelte Flow draws them. */
+  nodes = $state.raw<(CanvasNode | CanvasNoteNode | CanvasTriggerNode)[]>([]);
+  edges = $state.raw<(CanvasEdge | CanvasTriggerEdge)[]>([]);
   name = $state('');
   description = $state<string | null>(null);
   triggerType = $state('manual');
@@ -135,6 +143,28 @@ export class WorkflowEditor {
     const placed = canvas.needsLayout ? autoLayout(canvas.nodes, canvas.edges) : canvas.nodes;
     this.nodes = [...placed.map(this.#describe), ...notesToCanvas(doc.notes ?? [])];
     this.edges = canvas.edges;
+    this.#syncTrigger();
+  }
+
+  /** Redraws the trigger node left of the first root step, linked to every root (never saved). */
+  #syncTrigger() {
+    const previous = this.nodes.find((n) => n.type === 'trigger') as { selected?: boolean } | undefined;
+    const others = this.nodes.filter((n): n is CanvasNode | CanvasNoteNode => n.type !== 'trigger');
+    const edges = withoutTriggerEdges(this.edges) as CanvasEdge[];
+    const trigger = triggerOnCanvas(
+      others.filter((n): n is CanvasNode => n.type === 'step'),
+      edges,
+      {
+        triggerType: this.triggerType,
+        detail: triggerDetail(
+          this.triggerType,
+          $state.snapshot(this.triggerConfig) as Record<string, unknown>,
+        ),
+      },
+    );
+    // First in the list, so Tab on the canvas reaches it first, as it runs first.
+    this.nodes = [{ ...trigger.node, selected: previous?.selected ?? false }, ...others];
+    this.edges = [...edges, ...trigger.edges];
   }
 
   /** Opens a saved workflow: a fresh history whose first state is what the server holds. */
@@ -149,6 +179,7 @@ export class WorkflowEditor {
 
   /** Records the current state as one undo step (after any edit) and keeps the draft. */
   commit() {
+    this.#syncTrigger();
     const json = JSON.stringify(this.document());
     if (json === this.#history.present) return;
     this.#history.push(json);
@@ -297,9 +328,15 @@ export class WorkflowEditor {
   }
 
   deleteSelected() {
-    const ids = new Set(this.nodes.filter((n) => (n as { selected?: boolean }).selected).map((n) => n.id));
+    const ids = new Set(
+      this.nodes
+        .filter((n) => n.type !== 'trigger' && (n as { selected?: boolean }).selected)
+        .map((n) => n.id),
+    );
     const edgeIds = new Set(
-      this.edges.filter((e) => (e as { selected?: boolean }).selected).map((e) => e.id),
+      this.edges
+        .filter((e) => e.source !== TRIGGER_NODE_ID && (e as { selected?: boolean }).selected)
+        .map((e) => e.id),
     );
     if (!ids.size && !edgeIds.size) return;
     this.nodes = this.nodes.filter((n) => !ids.has(n.id));

@@ -75,7 +75,63 @@ export function describeSchema(name: string, schema: JsonSchema): FieldKind {
   return { kind: 'json' };
 }
 
-export const labelOf = (name: string) => name.replaceAll('_', ' ').replace(/^./, (c) => c.toUpperCase());
+/** Words that are written in capitals (or otherwise) in a label. */
+const WORDS: Record<string, string> = {
+  url: 'URL',
+  id: 'ID',
+  ids: 'IDs',
+  http: 'HTTP',
+  json: 'JSON',
+  api: 'API',
+  ai: 'AI',
+  cc: 'CC',
+  bcc: 'BCC',
+  html: 'HTML',
+  ms: '(ms)',
+};
+
+/** Fields whose name says what they hold in code, not in words. */
+const LABELS: Record<string, string> = {
+  credential_id: 'Credential',
+  workflow_id: 'Workflow',
+};
+
+/** A config field's name as a label: `timeout_ms` → "Timeout (ms)", `url` → "URL". */
+export const labelOf = (name: string) =>
+  LABELS[name] ??
+  name
+    .split('_')
+    .map((word) => WORDS[word.toLowerCase()] ?? word)
+    .join(' ')
+    .replace(/^./, (c) => c.toUpperCase());
+
+/** One item of a list field: "Condition 1" for `conditions`, "Case 2" for `cases`. */
+export const itemLabelOf = (name: string) => labelOf(name).replace(/(?<=[a-z])s$/, '');
+
+/** Choices that are codes, in words (the value sent stays the code). */
+const OPTIONS: Record<string, string> = {
+  equals: 'equals',
+  not_equals: 'does not equal',
+  contains: 'contains',
+  not_contains: 'does not contain',
+  starts_with: 'starts with',
+  ends_with: 'ends with',
+  gt: 'is greater than',
+  gte: 'is greater than or equal to',
+  lt: 'is less than',
+  lte: 'is less than or equal to',
+  is_empty: 'is empty',
+  is_not_empty: 'is not empty',
+  exists: 'exists',
+  not_exists: 'does not exist',
+  and: 'all of them (and)',
+  or: 'any of them (or)',
+  wait_all: 'wait for all inputs',
+  sequential: 'one after another',
+  parallel: 'all at once',
+};
+
+export const optionLabelOf = (option: string) => OPTIONS[option] ?? option;
 
 /** A new list item: each required field present (empty text, first choice, default). */
 export function defaultFor(schema: JsonSchema): Record<string, unknown> {

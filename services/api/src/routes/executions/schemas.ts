@@ -43,7 +43,16 @@ export const Step = z
     duration_ms: z.number().int().nullable(),
     output: z.unknown(),
     resolved_config: z.unknown(),
-    error: z.object({ message: z.string(), code: z.string() }).nullable(),
+    error: z
+      .object({
+        message: z.string(),
+        code: z.string(),
+        details: z.unknown().optional().openapi({
+          description:
+            "What the node said when failing, e.g. a failed HTTP request's status, headers and body",
+        }),
+      })
+      .nullable(),
     source: z
       .enum(['pin', 'recorded', 'disabled', 'stopped'])
       .nullable()

@@ -42,7 +42,12 @@ export function registerExecuteWorkflow(app: OpenAPIHono<AppEnv>) {
     const body = c.req.valid('json');
     const result = await executeWorkflow({
       ctx: c.get('ctx'),
-      input: { workflowId: c.req.valid('param').id, payload: body?.input ?? {}, trigger: 'api' },
+      input: {
+        workflowId: c.req.valid('param').id,
+        payload: body?.input ?? {},
+        // Started by a person in the app (a session), or by a program with an API key.
+        trigger: c.get('ctx').actor.apiKeyId ? 'api' : 'manual',
+      },
       engine: c.get('engine'),
     });
     return c.json(result, 202);

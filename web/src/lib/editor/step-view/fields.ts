@@ -47,14 +47,3 @@ export function fieldRows(root: string, value: unknown, maxDepth = 5, limit = 20
   walk(value, '', 0);
   return rows;
 }
-
-/** Puts `text` into a parameter field at its caret (replacing a selection), as typing would. */
-export function insertIntoField(field: HTMLInputElement | HTMLTextAreaElement, text: string) {
-  const start = field.selectionStart ?? field.value.length;
-  const end = field.selectionEnd ?? start;
-  field.focus();
-  field.setRangeText(text, start, end, 'end');
-  // The field's own handlers keep the value (input) and record one undo step (change).
-  field.dispatchEvent(new Event('input', { bubbles: true }));
-  field.dispatchEvent(new Event('change', { bubbles: true }));
-}

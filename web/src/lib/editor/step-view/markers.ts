@@ -1,10 +1,8 @@
-import type { SavedNode } from '$lib/canvas/mapper';
-
 /**
  * The classes Svelte Flow puts on a step's wrapper so the canvas marks a pinned or a disabled step
  * (markers.css draws them): the card component stays unaware of the build loop.
  */
-export function stepMarkers(saved: Pick<SavedNode, 'pinned_output' | 'disabled'>): string | undefined {
+export function stepMarkers(saved: { pinned_output?: object; disabled?: boolean }): string | undefined {
   const classes = [saved.pinned_output ? 'step-pinned' : '', saved.disabled ? 'step-disabled' : ''];
   return classes.filter(Boolean).join(' ') || undefined;
 }
