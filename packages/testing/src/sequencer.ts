@@ -14,6 +14,7 @@ export const LONGEST_FILES = [
   'web/test/editor.test.ts',
   'web/test/editor-fixes.test.ts',
   'web/test/workbench.test.ts',
+  'web/test/build-loop.test.ts',
   'services/cli/test/weft-up-supervision.test.ts',
   'temporal/test/durability.test.ts',
   'services/api/test/client-generators.test.ts',
