@@ -1,0 +1,89 @@
+import { createEngineHarness, type EngineHarness } from '@weft/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * A test run stays out of production (DESIGN §15), on the real engine: the events it publishes,
+ * the metrics and the dashboard, and the retry of a failed run.
+ */
+let h: EngineHarness;
+let org: { organizationId: string; key: string };
+
+const step = (execution: any, nodeId: string) => execution.steps.find((s: any) => s.node_id === nodeId);
+
+async function api(method: string, path: string, body?: unknown, key = org.key) {
+  const res = await h.request(method, `/api/v1${path}`, { key, body });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+async function createWorkflow(body: Record<string, unknown>) {
+  const created = await api('POST', '/workflows', { trigger_type: 'manual', status: 'active', ...body });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body as { id: string };
+}
+
+async function finished(started: { status: number; body: any }) {
+  expect(started.status, JSON.stringify(started.body)).toBe(202);
+  return h.waitForExecution(org.key, started.body.execution_id);
+}
+
+beforeAll(async () => {
+  h = await createEngineHarness();
+  org = await h.createOrg();
+}, 120_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('events a test run publishes', () => {
+  it('start their listeners as test runs and wake no production run waiting for them', async () => {
+    const listener = await createWorkflow({
+      name: 'listener',
+      trigger_type: 'event',
+      trigger_config: { event: 'probe.fired' },
+      nodes: [{ id: 'seen', type: 'action.transform', config: { assignments: [{ key: 'v', value: 'x' }] } }],
+    });
+    const waiter = await createWorkflow({
+      name: 'waiter',
+      nodes: [
+        { id: 'wait', type: 'action.wait_for_event', config: { event: 'probe.fired', timeout: '1h' } },
+        {
+          id: 'got',
+          type: 'action.transform',
+          config: { assignments: [{ key: 'from', value: '{{nodes.wait.event.from}}' }] },
+        },
+      ],
+      edges: [{ source: 'wait', target: 'got', source_handle: 'received' }],
+    });
+    const publisher = await createWorkflow({
+      name: 'publisher',
+      nodes: [
+        {
+          id: 'pub',
+          type: 'action.event.publish',
+          config: { event: 'probe.fired', payload: { from: 'test' } },
+        },
+      ],
+    });
+    const started = await api('POST', `/workflows/${waiter.id}/execute`, { input: {} });
+    expect(started.status).toBe(202);
+    const waiting = started.body.execution_id as string;
+    await h.waitForExecution(org.key, waiting, (e) => e.status === 'waiting');
+
+    const test = await finished(await api('POST', `/workflows/${publisher.id}/test`, {}));
+    expect(test.status).toBe('success');
+    expect(step(test, 'pub').output).toMatchObject({ workflows_triggered: 1 });
+
+    const listened = await api('GET', `/executions?workflow_id=${listener.id}`);
+    expect(listened.body.data).toHaveLength(1);
+    expect(listened.body.data[0]).toMatchObject({ mode: 'test', trigger: 'event' });
+
+    // The test run's event was not delivered: the first event the waiter receives is the real one.
+    const real = await api('POST', '/events', { event: 'probe.fired', payload: { from: 'production' } });
+    expect(real.status).toBe(202);
+    const woken = await h.waitForExecution(org.key, waiting);
+    expect(woken.status).toBe('success');
+    expect(step(woken, 'got').output).toEqual({ from: 'production' });
+  });
+});
