@@ -1,5 +1,6 @@
 import { createEngineHarness, type EngineHarness } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CountingServer, startCountingServer } from './support';
 
 /**
  * A test run stays out of production (DESIGN §15), on the real engine: the events it publishes,
@@ -7,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  */
 let h: EngineHarness;
 let org: { organizationId: string; key: string };
+let server: CountingServer;
 
 const step = (execution: any, nodeId: string) => execution.steps.find((s: any) => s.node_id === nodeId);
 
@@ -28,12 +30,14 @@ async function finished(started: { status: number; body: any }) {
 }
 
 beforeAll(async () => {
-  h = await createEngineHarness();
+  server = await startCountingServer(() => 1);
+  h = await createEngineHarness({ ssrfAllowlist: ['127.0.0.0/8'] });
   org = await h.createOrg();
 }, 120_000);
 
 afterAll(async () => {
   await h?.close();
+  server?.server.close();
 });
 
 describe('events a test run publishes', () => {
@@ -85,5 +89,43 @@ describe('events a test run publishes', () => {
     const woken = await h.waitForExecution(org.key, waiting);
     expect(woken.status).toBe('success');
     expect(step(woken, 'got').output).toEqual({ from: 'production' });
+  });
+});
+
+describe('a test run from a step (start_at)', () => {
+  it('never runs an earlier step for real: without a pin or a completed recording it fails; a sibling branch is skipped', async () => {
+    const http = (id: string, path: string) => ({
+      id,
+      type: 'action.http_request',
+      config: { method: 'GET', url: `${server.baseUrl}${path}` },
+    });
+    const transform = (id: string) => ({
+      id,
+      type: 'action.transform',
+      config: { assignments: [{ key: 'v', value: id }] },
+    });
+    const wf = await createWorkflow({
+      name: 'run from',
+      nodes: [transform('a'), http('send', '/send'), transform('c'), http('side', '/sibling')],
+      edges: [
+        { source: 'a', target: 'send' },
+        { source: 'send', target: 'c' },
+        { source: 'a', target: 'side' },
+      ],
+    });
+    // The source run stopped after `a`: `send` has no completed output there.
+    const source = await finished(await api('POST', `/workflows/${wf.id}/test`, { stop_after: 'a' }));
+    expect(step(source, 'send')).toMatchObject({ status: 'skipped', source: 'stopped' });
+
+    const from = await finished(
+      await api('POST', `/workflows/${wf.id}/test`, { start_at: 'c', source_execution_id: source.id }),
+    );
+    expect(from.status).toBe('partial'); // on_failure defaults to continue
+    expect(step(from, 'a')).toMatchObject({ status: 'completed', source: 'recorded' });
+    expect(step(from, 'send')).toMatchObject({ status: 'failed', error: { code: 'no_recording' } });
+    expect(step(from, 'send').error.message).toContain('"send"');
+    expect(step(from, 'side')).toMatchObject({ status: 'skipped', source: 'stopped' });
+    expect(server.byPath('/send')).toBe(0);
+    expect(server.byPath('/sibling')).toBe(0);
   });
 });

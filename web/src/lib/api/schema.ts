@@ -1504,7 +1504,7 @@ export interface components {
             input?: {
                 [key: string]: components["schemas"]["JsonValue"];
             };
-            /** @description Run from this step: the steps before it take their outputs from the source run or pins */
+            /** @description Run from this step: the steps upstream of it take their outputs from pins or the source run (one with neither fails `no_recording`, never runs); steps on other branches are skipped */
             start_at?: string;
             /** @description Stop after this step: later steps are not run (skipped, source `stopped`) */
             stop_after?: string;
