@@ -1,3 +1,4 @@
+import { metrics } from '@weft/telemetry';
 import { createEngineHarness, type EngineHarness } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CountingServer, startCountingServer } from './support';
@@ -127,5 +128,39 @@ describe('a test run from a step (start_at)', () => {
     expect(step(from, 'side')).toMatchObject({ status: 'skipped', source: 'stopped' });
     expect(server.byPath('/send')).toBe(0);
     expect(server.byPath('/sibling')).toBe(0);
+  });
+});
+
+describe('production numbers', () => {
+  it('count no test run: finished-executions metrics (the alerts) and the dashboard', async () => {
+    const own = await h.createOrg('numbers');
+    const created = await api(
+      'POST',
+      '/workflows',
+      {
+        name: 'counted',
+        trigger_type: 'manual',
+        status: 'active',
+        nodes: [{ id: 'a', type: 'action.transform', config: { assignments: [{ key: 'v', value: '1' }] } }],
+      },
+      own.key,
+    );
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const finishedFor = async () =>
+      (await metrics.workflowExecutionsFinished.get()).values
+        .filter((v) => v.labels.workflow_id === id)
+        .reduce((sum, v) => sum + v.value, 0);
+
+    const test = await api('POST', `/workflows/${id}/test`, {}, own.key);
+    expect((await h.waitForExecution(own.key, test.body.execution_id)).status).toBe('success');
+    const production = await api('POST', `/workflows/${id}/execute`, { input: {} }, own.key);
+    expect((await h.waitForExecution(own.key, production.body.execution_id)).status).toBe('success');
+
+    await expect.poll(finishedFor).toBeGreaterThan(0);
+    expect(await finishedFor()).toBe(1);
+    const dashboard = await api('GET', '/dashboard', undefined, own.key);
+    expect(dashboard.status).toBe(200);
+    expect(dashboard.body.days.at(-1).by_status).toEqual({ success: 1 });
   });
 });

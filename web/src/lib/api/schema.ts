@@ -1027,7 +1027,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Executions per day and status over the last 14 days (UTC), and active workflows per trigger type */
+        /**
+         * Production executions per day and status over the last 14 days (UTC), and active workflows per trigger type
+         * @description Test runs and replays (`mode: test`) are not counted.
+         */
         get: operations["getDashboard"];
         put?: never;
         post?: never;
