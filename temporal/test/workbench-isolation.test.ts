@@ -164,3 +164,31 @@ describe('production numbers', () => {
     expect(dashboard.body.days.at(-1).by_status).toEqual({ success: 1 });
   });
 });
+
+describe('a failed test run', () => {
+  it('ends failed at once (no run parked for a retry), and POST /executions/{id}/retry answers 409', async () => {
+    const wf = await createWorkflow({
+      name: 'aborts in a test',
+      nodes: [
+        {
+          id: 'boom',
+          type: 'action.http_request',
+          on_failure: 'abort',
+          config: { url: 'http://169.254.169.254/' },
+        },
+      ],
+    });
+    const test = await finished(await api('POST', `/workflows/${wf.id}/test`, {}));
+    expect(test.status).toBe('failed');
+    expect(test.error.code).toBe('ssrf_blocked');
+    const handle = h.client.workflow.getHandle(`exec-${test.id}`);
+    await expect
+      .poll(async () => (await handle.describe()).status.name, { timeout: 10_000 })
+      .toBe('COMPLETED');
+
+    const retry = await api('POST', `/executions/${test.id}/retry`);
+    expect(retry.status).toBe(409);
+    expect(retry.body.error.code).toBe('conflict');
+    expect(retry.body.error.message).toContain('Test runs and replays cannot be retried');
+  });
+});

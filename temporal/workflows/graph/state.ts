@@ -55,6 +55,12 @@ export class StepFailure extends Error {
 }
 
 /**
+ * A test run or replay stopped by an abort failure: it ends `failed` at once (it is re-run from the
+ * workbench, never retried), so nothing parks for the retry window. The execution workflow catches it.
+ */
+export class TestRunFailed extends Error {}
+
+/**
  * Everything one execution's interpreter knows while it runs: the plan of its graph, its status and
  * attempt, the step records not yet reported, and what signals brought in.
  */

@@ -651,7 +651,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resume a failed execution in place at its failed node (409 unless failed) */
+        /**
+         * Resume a failed execution in place at its failed node (409 unless failed)
+         * @description Production executions only: a test run or replay (`mode: test`) answers 409; run it again.
+         */
         post: operations["retryExecution"];
         delete?: never;
         options?: never;
