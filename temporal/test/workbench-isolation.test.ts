@@ -1,5 +1,8 @@
+import { schema, withTenant } from '@weft/db';
+import { findRecordedStep } from '@weft/domain';
 import { metrics } from '@weft/telemetry';
 import { createEngineHarness, type EngineHarness } from '@weft/testing';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CountingServer, startCountingServer } from './support';
 
@@ -190,5 +193,67 @@ describe('a failed test run', () => {
     expect(retry.status).toBe(409);
     expect(retry.body.error.code).toBe('conflict');
     expect(retry.body.error.message).toContain('Test runs and replays cannot be retried');
+  });
+});
+
+describe('replay recordings', () => {
+  it('copy a large recorded output once however often the look-up is retried', async () => {
+    const wf = await createWorkflow({
+      name: 'large output',
+      nodes: [
+        { id: 'a', type: 'action.transform', config: { assignments: [{ key: 'v', value: 'x'.repeat(64) }] } },
+      ],
+    });
+    const source = await finished(await api('POST', `/workflows/${wf.id}/execute`, { input: {} }));
+    const target = await finished(await api('POST', `/workflows/${wf.id}/test`, { stop_after: 'a' }));
+    const lookUp = () =>
+      findRecordedStep(
+        h.db.app.db,
+        {
+          organizationId: org.organizationId,
+          executionId: target.id,
+          sourceExecutionId: source.id,
+          nodeId: 'a',
+          nodeType: 'action.transform',
+          iteration: -1,
+        },
+        0, // every output is "large": stored for the target execution
+      );
+    const first = await lookUp();
+    const retried = await lookUp();
+    expect(first).toMatchObject({ status: 'completed', output: { size_bytes: expect.any(Number) } });
+    expect(retried).toEqual(first);
+    const so = schema.storedOutputs;
+    const rows = await withTenant(h.db.app.db, org.organizationId, (tx) =>
+      tx.select({ id: so.id }).from(so).where(eq(so.executionId, target.id)),
+    );
+    expect(rows).toHaveLength(1);
+  });
+
+  it('refuse a workflow with a loop inside a loop body (422, naming both loops)', async () => {
+    const wf = await createWorkflow({
+      name: 'nested loops',
+      nodes: [
+        { id: 'outer', type: 'action.loop', config: { items: '{{trigger.rows}}' } },
+        { id: 'inner', type: 'action.loop', config: { items: '{{loop.item}}' } },
+        {
+          id: 'cell',
+          type: 'action.transform',
+          config: { assignments: [{ key: 'v', value: '{{loop.item}}' }] },
+        },
+      ],
+      edges: [
+        { source: 'outer', target: 'inner', source_handle: 'each' },
+        { source: 'inner', target: 'cell', source_handle: 'each' },
+      ],
+    });
+    const original = await finished(
+      await api('POST', `/workflows/${wf.id}/execute`, { input: { rows: [[1, 2], [3]] } }),
+    );
+    expect(original.status).toBe('success');
+    const replay = await api('POST', `/executions/${original.id}/replay`, {});
+    expect(replay.status).toBe(422);
+    expect(replay.body.error.message).toContain('"inner"');
+    expect(replay.body.error.message).toContain('"outer"');
   });
 });

@@ -92,7 +92,12 @@ export class GraphRun {
     this.timezone = String((execution.graph.trigger_config as { timezone?: unknown }).timezone ?? 'UTC');
     this.attempt = execution.attempt;
     this.outgoingPayload = withoutRunOnlyKeys(execution);
-    this.workbench = new Workbench(execution, this.plan, (node) => this.kindOf(node));
+    this.workbench = new Workbench(
+      execution,
+      this.plan,
+      (node) => this.kindOf(node),
+      () => this.inlineLimit(),
+    );
     this.progress = new StepReporter(
       { executionId: execution.executionId, organizationId: execution.organizationId },
       chatSenderRedaction(execution),

@@ -48,6 +48,8 @@ export class Workbench {
     private readonly execution: LoadedExecution,
     plan: GraphPlan,
     private readonly kindOf: (node: GraphNode) => WorkflowNodeType,
+    /** The run's history budget (GraphRun.inlineLimit), for the outputs a recording brings in. */
+    private readonly inlineLimit: () => { inlineLimitBytes?: number },
   ) {
     this.test = execution.mode === 'test';
     this.replay = this.test && Boolean(execution.replayOf);
@@ -132,6 +134,8 @@ export class Workbench {
       nodeId: node.id,
       nodeType: node.type,
       iteration,
+      // Past the history budget a recorded output goes to PostgreSQL too, like a run's output.
+      ...this.inlineLimit(),
     });
     if (!step) return undefined;
     if (step.status === 'failed') return step;
