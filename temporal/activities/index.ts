@@ -33,7 +33,7 @@ export function createActivities(deps: ActivityDeps) {
 
     async saveProgress(progress: ExecutionProgress) {
       const saved = await saveExecutionProgress(deps.db, progress, deps.engine);
-      recordProgressMetrics(progress, saved?.workflowId);
+      recordProgressMetrics(progress, saved);
     },
 
     /** error.critical (and, in histories before runNode, action.event.publish): an event of the execution's organization. */

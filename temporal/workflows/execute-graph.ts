@@ -20,7 +20,7 @@ import {
 } from '../shared';
 import { local } from './graph/activities';
 import { walk } from './graph/interpreter';
-import { GraphRun } from './graph/state';
+import { GraphRun, TestRunFailed } from './graph/state';
 
 export const retrySignal = defineSignal<[RetrySignal]>(RETRY_SIGNAL);
 export const eventSignal = defineSignal<[EventSignal]>(EVENT_SIGNAL);
@@ -82,6 +82,8 @@ export async function executeGraph(args: {
     log.debug('execution finished', { execution_id: execution.executionId, status: run.status });
     return { status: run.status };
   } catch (error) {
+    // Already reported failed; a test run ends there instead of waiting for a retry.
+    if (error instanceof TestRunFailed) return { status: 'failed' };
     if (isCancellation(error)) {
       run.status = 'cancelled';
       await CancellationScope.nonCancellable(() => run.report({ completedAt: new Date().toISOString() }));

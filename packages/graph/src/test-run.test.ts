@@ -25,15 +25,30 @@ const plan = planGraph(
 );
 
 describe('test-run bounds', () => {
-  it('before start_at: the main nodes not reachable from it', () => {
-    expect([...testRunScope(plan, { start_at: 'c' }).before].sort()).toEqual([
-      'a',
+  it('before start_at: the nodes upstream of what runs; sibling branches (and their loop bodies) are stopped', () => {
+    expect([...testRunScope(plan, { start_at: 'c' }).before].sort()).toEqual(['a', 'b']);
+    expect([...testRunScope(plan, { start_at: 'c' }).stopped].sort()).toEqual([
       'after',
-      'b',
+      'body',
       'loop',
       'side',
     ]);
-    expect(testRunScope(plan, { start_at: 'c' }).stopped.size).toBe(0);
+  });
+
+  it('a node feeding a merge after start_at is before, not stopped', () => {
+    const merged = planGraph(
+      [n('a'), n('b'), n('c'), n('m')],
+      [
+        { source: 'a', target: 'b' },
+        { source: 'a', target: 'c' },
+        { source: 'b', target: 'm' },
+        { source: 'c', target: 'm' },
+      ] satisfies GraphEdge[],
+      () => false,
+    );
+    const scope = testRunScope(merged, { start_at: 'b' });
+    expect([...scope.before].sort()).toEqual(['a', 'c']);
+    expect(scope.stopped.size).toBe(0);
   });
 
   it('stop_after keeps it, its ancestors and the bodies of kept loops; the rest is stopped', () => {

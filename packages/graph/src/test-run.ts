@@ -8,9 +8,16 @@ export interface TestRunBounds {
 
 /** Which nodes of a bounded test run do not run: `before` take recorded outputs, `stopped` are not run. */
 export interface TestRunScope {
-  /** Main nodes not reachable from start_at: their outputs come from a recording or a pin. */
+  /**
+   * Main nodes upstream of what runs (start_at and the nodes it reaches), not themselves reached:
+   * their outputs come from a pin or the source run, never from running them.
+   */
   before: Set<string>;
-  /** Nodes neither stop_after nor upstream of it (nor in a kept loop's body): not run at all. */
+  /**
+   * Nodes past stop_after (neither it nor upstream of it, nor in a kept loop's body), and with
+   * start_at, the nodes neither reached from it nor upstream of what it reaches (a sibling branch,
+   * with its loops' bodies): not run at all.
+   */
   stopped: Set<string>;
 }
 
@@ -34,12 +41,22 @@ function reach(plan: Pick<GraphPlan, 'incoming' | 'outgoing'>, from: string, up:
 /** The nodes a bounded test run does not run (pure: the interpreter computes it in workflow code). */
 export function testRunScope(plan: GraphPlan, bounds: TestRunBounds): TestRunScope {
   const before = new Set<string>();
+  const stopped = new Set<string>();
   if (bounds.start_at && plan.byId.has(bounds.start_at)) {
     const from = reach(plan, bounds.start_at, false);
     from.add(bounds.start_at);
-    for (const id of plan.mainNodes) if (!from.has(id)) before.add(id);
+    // Upstream of any node that runs, so a merge after start_at still gets its other inputs.
+    const feeding = new Set<string>();
+    for (const id of from) for (const up of reach(plan, id, true)) feeding.add(up);
+    for (const id of plan.mainNodes) {
+      if (from.has(id)) continue;
+      if (feeding.has(id)) before.add(id);
+      else {
+        stopped.add(id);
+        for (const inBody of plan.loopBodies.get(id) ?? []) stopped.add(inBody);
+      }
+    }
   }
-  const stopped = new Set<string>();
   if (bounds.stop_after && plan.byId.has(bounds.stop_after)) {
     const kept = reach(plan, bounds.stop_after, true);
     kept.add(bounds.stop_after);

@@ -55,6 +55,12 @@ export class StepFailure extends Error {
 }
 
 /**
+ * A test run or replay stopped by an abort failure: it ends `failed` at once (it is re-run from the
+ * workbench, never retried), so nothing parks for the retry window. The execution workflow catches it.
+ */
+export class TestRunFailed extends Error {}
+
+/**
  * Everything one execution's interpreter knows while it runs: the plan of its graph, its status and
  * attempt, the step records not yet reported, and what signals brought in.
  */
@@ -86,7 +92,12 @@ export class GraphRun {
     this.timezone = String((execution.graph.trigger_config as { timezone?: unknown }).timezone ?? 'UTC');
     this.attempt = execution.attempt;
     this.outgoingPayload = withoutRunOnlyKeys(execution);
-    this.workbench = new Workbench(execution, this.plan, (node) => this.kindOf(node));
+    this.workbench = new Workbench(
+      execution,
+      this.plan,
+      (node) => this.kindOf(node),
+      () => this.inlineLimit(),
+    );
     this.progress = new StepReporter(
       { executionId: execution.executionId, organizationId: execution.organizationId },
       chatSenderRedaction(execution),

@@ -17,7 +17,8 @@ import type { LoopScope } from './state';
  *   through, any mode), `pin` (test runs), `recorded` (another execution's step: before start_at,
  *   or a side effect in a replay).
  * - `fail`: a replayed side effect whose original failed (the same error), or that has neither a
- *   recording nor a pin (`replay_no_recording`).
+ *   recording nor a pin (`replay_no_recording`); a step before start_at with neither a pin nor a
+ *   completed recording (`no_recording`).
  */
 export type StepDecision =
   | { kind: 'run' }
@@ -47,6 +48,8 @@ export class Workbench {
     private readonly execution: LoadedExecution,
     plan: GraphPlan,
     private readonly kindOf: (node: GraphNode) => WorkflowNodeType,
+    /** The run's history budget (GraphRun.inlineLimit), for the outputs a recording brings in. */
+    private readonly inlineLimit: () => { inlineLimitBytes?: number },
   ) {
     this.test = execution.mode === 'test';
     this.replay = this.test && Boolean(execution.replayOf);
@@ -67,7 +70,7 @@ export class Workbench {
     return this.test || node.disabled === true;
   }
 
-  /** Whether a test run leaves this node out: it is neither stop_after nor upstream of it. */
+  /** Whether a test run leaves this node out: past stop_after, or on a branch start_at does not need. */
   stops(nodeId: string): boolean {
     return this.stopped.has(nodeId);
   }
@@ -107,9 +110,17 @@ export class Workbench {
     const pinned = usePin();
     if (pinned) return pinned;
     if (this.before.has(node.id)) {
-      // Before start_at: the source's output when it completed there; otherwise the node runs.
+      // Before start_at: the source's output when it completed there, never a run for real
+      // (DESIGN §15: "run from B" must not send the e-mail step the source run failed).
       const recorded = await this.recorded(node, inputs.iteration);
       if (recorded?.status === 'completed') return recorded.decision;
+      return {
+        kind: 'fail',
+        error: {
+          code: 'no_recording',
+          message: `Step "${node.id}" comes before the start step and has no completed output in the source run; pin its output, or run the whole workflow first.`,
+        },
+      };
     }
     return RUN;
   }
@@ -123,6 +134,8 @@ export class Workbench {
       nodeId: node.id,
       nodeType: node.type,
       iteration,
+      // Past the history budget a recorded output goes to PostgreSQL too, like a run's output.
+      ...this.inlineLimit(),
     });
     if (!step) return undefined;
     if (step.status === 'failed') return step;

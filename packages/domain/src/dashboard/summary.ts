@@ -5,8 +5,9 @@ import type { ServiceContext } from '../context';
 export const SUMMARY_DAYS = 14;
 
 /**
- * What the dashboard shows: executions per UTC day and status over the last 14 days (today
- * included), and active workflows per trigger type. One round trip; the counts use the
+ * What the dashboard shows: production executions per UTC day and status over the last 14 days
+ * (today included; test runs and replays are the workbench's, not the organization's traffic),
+ * and active workflows per trigger type. One round trip; the counts use the
  * (organization, started_at) index.
  */
 export async function dashboardSummary(ctx: ServiceContext) {
@@ -16,7 +17,8 @@ export async function dashboardSummary(ctx: ServiceContext) {
     sql`select 'day' as kind, to_char(date_trunc('day', started_at at time zone 'UTC'), 'YYYY-MM-DD') as key,
                status as label, count(*)::int as n
           from executions
-         where started_at >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC' - interval '13 days'
+         where mode = 'production'
+           and started_at >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC' - interval '13 days'
          group by 2, 3
         union all
         select 'trigger', trigger_type, '', count(*)::int from workflows where status = 'active' group by 2`,

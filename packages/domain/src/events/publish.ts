@@ -11,6 +11,7 @@ import {
 import type { VerbArgs } from '../context';
 import type { ExecutionEngine } from '../executions/execution-engine';
 import { loadedExecutionOf } from '../executions/progress';
+import type { ExecutionMode } from '../executions/types';
 import { storedText } from '../text';
 
 export const PublishEventInput = z.object({
@@ -83,9 +84,13 @@ export async function publishEvent({
 }) {
   const cartId = cartIdOf(input.payload);
   const recorded = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
+    // An event a test run publishes stays in test mode (DESIGN §15): its listeners run as test runs,
+    // it wakes only test runs, and it leaves the organization's cart timers alone.
+    const mode = parentExecutionId ? await modeOf(tx, parentExecutionId) : 'production';
     const rows = await insertPendingExecutions(tx, ctx.organizationId, input, {
       workflows: workflowsToRun(input.event, trigger, alsoRun),
       parentExecutionId,
+      mode,
     });
     await inTransaction?.(
       tx,
@@ -93,6 +98,7 @@ export async function publishEvent({
     );
     await recordEventName(tx, ctx.organizationId, input.event);
     return {
+      mode,
       executionIds: rows.map((r) => r.id),
       snapshots: rows
         .map(loadedExecutionOf)
@@ -100,13 +106,19 @@ export async function publishEvent({
           withRunOnlyPayload(snapshot, alsoRun?.chatWorkflows ? alsoRun.runOnlyPayload : undefined),
         ),
       cartActivity:
-        cartId !== null && refreshesCartTimer(input.event)
+        mode === 'production' && cartId !== null && refreshesCartTimer(input.event)
           ? await cartActivityOf(tx, ctx.organizationId, input)
           : null,
-      waitingIds: await executionsWaitingFor(tx, ctx.organizationId, input.event),
+      waitingIds: await executionsWaitingFor(tx, ctx.organizationId, input.event, mode),
     };
   });
-  await handToEngine(engine, ctx.organizationId, input, cartId, recorded);
+  await handToEngine(
+    engine,
+    ctx.organizationId,
+    input,
+    recorded.mode === 'production' ? cartId : null,
+    recorded,
+  );
   return {
     message: `Event ${input.event} accepted.`,
     event: input.event,
@@ -152,20 +164,32 @@ async function insertPendingExecutions(
   {
     workflows,
     parentExecutionId,
-  }: { workflows: ReturnType<typeof workflowsToRun>; parentExecutionId: string | null },
+    mode,
+  }: {
+    workflows: ReturnType<typeof workflowsToRun>;
+    parentExecutionId: string | null;
+    mode: ExecutionMode;
+  },
 ) {
   return tx.execute<Parameters<typeof loadedExecutionOf>[0]>(sql`
       insert into executions (id, organization_id, workflow_id, workflow_name, workflow_version, graph, status,
-                              trigger, event, trigger_payload, parent_execution_id)
+                              trigger, event, trigger_payload, parent_execution_id, mode)
       select uuidv7(), ${t.organizationId}, ${t.id}, ${t.name}, ${t.version},
              jsonb_build_object('trigger_type', ${t.triggerType}, 'trigger_config', ${t.triggerConfig},
                                 'nodes', ${t.nodes}, 'edges', ${t.edges}),
-             'pending', ${workflows.triggerOf}, ${input.event}, ${JSON.stringify(input.payload)}::jsonb, ${parentExecutionId}
+             'pending', ${workflows.triggerOf}, ${input.event}, ${JSON.stringify(input.payload)}::jsonb, ${parentExecutionId}, ${mode}
       from ${t}
       where ${and(eq(t.organizationId, organizationId), eq(t.status, 'active'), workflows.where)}
       order by ${workflows.orderBy}
       returning id, organization_id, workflow_id, workflow_name, graph, trigger, event, trigger_payload,
-                started_at, status, attempt`);
+                started_at, status, attempt, mode`);
+}
+
+/** The mode of the execution that published the event (production if it is gone). */
+async function modeOf(tx: Tx, executionId: string): Promise<ExecutionMode> {
+  const e = schema.executions;
+  const [row] = await tx.select({ mode: e.mode }).from(e).where(eq(e.id, executionId));
+  return row?.mode === 'test' ? 'test' : 'production';
 }
 
 /**
@@ -208,14 +232,24 @@ async function cartActivityOf(
  * Executions paused on this event (action.wait_for_event); the partial index
  * execution_steps_waiting_event keeps this look-up small however many steps there are.
  */
-async function executionsWaitingFor(tx: Tx, organizationId: string, event: string): Promise<string[]> {
+async function executionsWaitingFor(
+  tx: Tx,
+  organizationId: string,
+  event: string,
+  mode: ExecutionMode,
+): Promise<string[]> {
   const s = schema.executionSteps;
+  const e = schema.executions;
   const waiting = await tx
     .selectDistinct({ executionId: s.executionId })
     .from(s)
     .where(
       and(
         eq(s.organizationId, organizationId),
+        // A test run's event wakes test runs only (a real event may still wake a test run waiting for it).
+        mode === 'test'
+          ? sql`exists (select 1 from ${e} where ${e.id} = ${s.executionId} and ${e.mode} = 'test')`
+          : undefined,
         // Literals, not parameters: a cached generic plan can use the partial index only then.
         sql`${s.status} = 'waiting' and ${s.nodeType} = 'action.wait_for_event'`,
         sql`${s.resolvedConfig}->>'event' = ${event}`,

@@ -2,7 +2,7 @@ import { type Database, schema, withTenant } from '@weft/db';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import { recordExecutionEvent } from '../webhooks/execution-events';
 import { type DeliveryStarter, startWebhookDeliveries } from '../webhooks/outbox';
-import type { ExecutionProgress, LoadedExecution, TestOptions } from './types';
+import type { ExecutionMode, ExecutionProgress, LoadedExecution, TestOptions } from './types';
 
 /**
  * Writes what the interpreter did since its last report: step rows (upserted by node and
@@ -16,7 +16,7 @@ export async function saveExecutionProgress(
   db: Database,
   progress: ExecutionProgress,
   engine?: DeliveryStarter,
-): Promise<{ workflowId: string } | null> {
+): Promise<{ workflowId: string; mode: ExecutionMode } | null> {
   const e = schema.executions;
   const s = schema.executionSteps;
   const { saved, deliveryIds } = await withTenant(db, progress.organizationId, async (tx) => {
@@ -81,7 +81,7 @@ export async function saveExecutionProgress(
     // Test runs and replays are never announced to outbound webhooks (DESIGN §15: a replay never calls out).
     const announce = saved !== undefined && saved.mode === 'production';
     return {
-      saved: saved ? { workflowId: saved.workflowId } : null,
+      saved: saved ? { workflowId: saved.workflowId, mode: saved.mode } : null,
       deliveryIds: announce ? await recordExecutionEvent(tx, progress) : [],
     };
   });

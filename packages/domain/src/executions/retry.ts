@@ -25,6 +25,13 @@ export async function retryExecution({
       .where(and(eq(e.id, input.id), eq(e.organizationId, ctx.organizationId)))
       .for('update');
     if (!row) throw notFound('Execution');
+    if (row.mode === 'test') {
+      // A test run or replay ends when it fails (no run waits for a retry): run it again instead.
+      throw new AppError(
+        'conflict',
+        'Test runs and replays cannot be retried; start a new test run (or replay) instead.',
+      );
+    }
     if (row.status !== 'failed') {
       throw new AppError('conflict', `Only failed executions can be retried; this one is ${row.status}.`);
     }

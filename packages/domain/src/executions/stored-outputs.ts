@@ -19,6 +19,8 @@ export async function storeIfLarge(
   ref: { organizationId?: string; executionId: string },
   value: unknown,
   limitBytes: number,
+  /** A fixed id makes the store idempotent: a retried call finds its row and stores nothing more. */
+  fixedId?: string,
 ): Promise<unknown> {
   if (value === undefined) return value;
   const json = JSON.stringify(value);
@@ -30,15 +32,18 @@ export async function storeIfLarge(
     tx
       .insert(schema.storedOutputs)
       .values({
+        ...(fixedId ? { id: fixedId } : {}),
         organizationId,
         executionId: ref.executionId,
         value: sql`${json}::jsonb`,
         sizeBytes,
       })
+      .onConflictDoNothing({ target: schema.storedOutputs.id })
       .returning({ id: schema.storedOutputs.id }),
   );
-  if (!row) throw new Error('insert returned no row');
-  const stored: StoredOutputRef = { [STORED_OUTPUT_KEY]: row.id, size_bytes: sizeBytes };
+  const id = row?.id ?? fixedId;
+  if (!id) throw new Error('insert returned no row');
+  const stored: StoredOutputRef = { [STORED_OUTPUT_KEY]: id, size_bytes: sizeBytes };
   return stored;
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type Database, schema, withTenant } from '@weft/db';
 import { and, eq } from 'drizzle-orm';
 import { resolveStoredOutputs, storeIfLarge } from '../executions/stored-outputs';
@@ -51,6 +52,18 @@ export async function findRecordedStep(
       { organizationId: args.organizationId, executionId: args.executionId },
       output,
       inlineLimitBytes,
+      // It runs in a retried local activity: a retry after a timeout reuses the row it stored.
+      recordedOutputId(args),
     ),
   };
+}
+
+/** The stored output's id for one recorded step of one execution: a UUID from a hash of the step. */
+export function recordedOutputId(step: { executionId: string; nodeId: string; iteration: number }): string {
+  const hex = createHash('sha256')
+    .update(`recorded:${step.executionId}:${step.nodeId}:${step.iteration}`)
+    .digest('hex');
+  // Version 8 (custom) with the RFC 9562 variant bits, so it is a well-formed UUID.
+  const variant = ((Number.parseInt(hex[16] as string, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -1,7 +1,9 @@
 import { schema, withTenant } from '@weft/db';
+import { type GraphEdge, type GraphNode, planGraph } from '@weft/graph';
+import { isLoop, workflowNodeOf } from '@weft/nodes';
 import { and, eq } from 'drizzle-orm';
 import type { VerbArgs } from '../context';
-import { notFound, validationError } from '../errors';
+import { AppError, notFound, validationError } from '../errors';
 import type { ExecutionEngine } from '../executions/execution-engine';
 import { prepareExecutions } from '../executions/prepare';
 import { isUuid } from '../text';
@@ -45,6 +47,7 @@ export async function replayExecution({
       workflow.edges = snapshot.edges ?? [];
       workflow.version = input.version;
     }
+    refuseNestedLoops(workflow.nodes as GraphNode[], workflow.edges as GraphEdge[]);
     const [id] = await prepareExecutions(tx, ctx.organizationId, [
       {
         workflow,
@@ -60,4 +63,22 @@ export async function replayExecution({
   });
   await engine.start(ctx.organizationId, [executionId]);
   return { execution_id: executionId };
+}
+
+/**
+ * A loop inside a loop body cannot be replayed: steps are recorded by (node, iteration) with the
+ * inner loop's index only, so the outer iterations' recordings of an inner step are one row.
+ */
+function refuseNestedLoops(nodes: GraphNode[], edges: GraphEdge[]) {
+  const loopOf = (node: GraphNode) => isLoop(workflowNodeOf(node.type, node.type_version));
+  const plan = planGraph(nodes, edges, loopOf);
+  for (const [outer, body] of plan.loopBodies) {
+    const inner = [...body].find((id) => plan.loopBodies.has(id));
+    if (inner) {
+      throw new AppError(
+        'validation_error',
+        `This workflow cannot be replayed: loop step "${inner}" is inside the body of loop "${outer}", and a replay matches recorded steps by one loop index only. Use a test run instead.`,
+      );
+    }
+  }
 }

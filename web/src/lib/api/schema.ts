@@ -651,7 +651,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resume a failed execution in place at its failed node (409 unless failed) */
+        /**
+         * Resume a failed execution in place at its failed node (409 unless failed)
+         * @description Production executions only: a test run or replay (`mode: test`) answers 409; run it again.
+         */
         post: operations["retryExecution"];
         delete?: never;
         options?: never;
@@ -707,7 +710,7 @@ export interface paths {
         put?: never;
         /**
          * Replay (what-if): the current graph, or `version`, on this execution's trigger
-         * @description A new `mode: test` execution with `replay_of`. Side-effect steps (HTTP, chat, e-mail, AI, event publish, child workflows, delays and waits) never call out: they take the original's recorded output (step `replayed: true`), or their pin, or fail with `replay_no_recording`. Computed steps run.
+         * @description A new `mode: test` execution with `replay_of`. Side-effect steps (HTTP, chat, e-mail, AI, event publish, child workflows, delays and waits) never call out: they take the original's recorded output (step `replayed: true`), or their pin, or fail with `replay_no_recording`. Computed steps run. 422: an unknown `version`, or a graph with a loop inside a loop body (not replayable).
          */
         post: operations["replayExecution"];
         delete?: never;
@@ -1027,7 +1030,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Executions per day and status over the last 14 days (UTC), and active workflows per trigger type */
+        /**
+         * Production executions per day and status over the last 14 days (UTC), and active workflows per trigger type
+         * @description Test runs and replays (`mode: test`) are not counted.
+         */
         get: operations["getDashboard"];
         put?: never;
         post?: never;
@@ -1506,7 +1512,7 @@ export interface components {
             input?: {
                 [key: string]: components["schemas"]["JsonValue"];
             };
-            /** @description Run from this step: the steps before it take their outputs from the source run or pins */
+            /** @description Run from this step: the steps upstream of it take their outputs from pins or the source run (one with neither fails `no_recording`, never runs); steps on other branches are skipped */
             start_at?: string;
             /** @description Stop after this step: later steps are not run (skipped, source `stopped`) */
             stop_after?: string;

@@ -15,7 +15,9 @@ const route = createRoute({
   method: 'get',
   path: '/dashboard',
   tags: ['Executions'],
-  summary: 'Executions per day and status over the last 14 days (UTC), and active workflows per trigger type',
+  summary:
+    'Production executions per day and status over the last 14 days (UTC), and active workflows per trigger type',
+  description: 'Test runs and replays (`mode: test`) are not counted.',
   operationId: 'getDashboard',
   security,
   middleware: [requirePermission('executions.view')] as const,

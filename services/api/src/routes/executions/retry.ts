@@ -11,6 +11,7 @@ const route = createRoute({
   path: '/executions/{id}/retry',
   tags: ['Executions'],
   summary: 'Resume a failed execution in place at its failed node (409 unless failed)',
+  description: 'Production executions only: a test run or replay (`mode: test`) answers 409; run it again.',
   security,
   middleware: [requirePermission('executions.retry'), idempotent] as const,
   request: { params: IdParam, headers: IdempotencyHeader },

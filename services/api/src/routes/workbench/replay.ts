@@ -15,7 +15,8 @@ const route = createRoute({
   description:
     'A new `mode: test` execution with `replay_of`. Side-effect steps (HTTP, chat, e-mail, AI, event ' +
     "publish, child workflows, delays and waits) never call out: they take the original's recorded " +
-    'output (step `replayed: true`), or their pin, or fail with `replay_no_recording`. Computed steps run.',
+    'output (step `replayed: true`), or their pin, or fail with `replay_no_recording`. Computed steps run. ' +
+    '422: an unknown `version`, or a graph with a loop inside a loop body (not replayable).',
   security,
   middleware: [requirePermission('workflows.execute'), idempotent] as const,
   request: {

@@ -14,7 +14,9 @@ const TestRunBody = z
       .optional()
       .openapi({ description: "The trigger payload; with start_at and without input, the source run's" }),
     start_at: NodeId.optional().openapi({
-      description: 'Run from this step: the steps before it take their outputs from the source run or pins',
+      description:
+        'Run from this step: the steps upstream of it take their outputs from pins or the source run ' +
+        '(one with neither fails `no_recording`, never runs); steps on other branches are skipped',
     }),
     stop_after: NodeId.optional().openapi({
       description: 'Stop after this step: later steps are not run (skipped, source `stopped`)',
