@@ -1,60 +1,33 @@
-import { freePort } from '@weft/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CountingServer,
-  createStack,
-  type ServiceProcess,
-  type Stack,
-  spawnService,
-  startCountingServer,
-} from '../../temporal/test/support';
-import { expectAccessible, launchBrowser, screenshot, WIDTHS } from './browser';
+import type { CountingServer, Stack } from '../../temporal/test/support';
+import { expectAccessible, screenshot, WIDTHS } from './browser';
+import { type BrowserInstallation, startBrowserInstallation } from './installation';
 
 // What hurt in the editor (issue 21 §1), each acted out as a person would do it: type, press keys,
 // look. One installation; the tests build on each other's workflows in order.
 
 let stack: Stack;
 let http: CountingServer;
-let server: ServiceProcess;
 let browser: Browser;
 let base = '';
 let admin: Awaited<ReturnType<BrowserContext['storageState']>>;
 let workflowId = '';
 const POLL = { timeout: 30_000 };
 
+let installation: BrowserInstallation | undefined;
+
 beforeAll(async () => {
-  [stack, http] = await Promise.all([createStack(), startCountingServer(() => 5)]);
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawnService('api', {
-    ...stack.serviceEnv,
-    RUN_WORKER: 'true',
-    PORT: String(port),
-    APP_URL: base,
-    TRUST_PROXY_HOPS: '1',
+  installation = await startBrowserInstallation({
+    organization_name: 'Fixes Co',
+    name: 'Fay Fixer',
+    email: 'fay@fixes.test',
   });
-  [browser] = await Promise.all([launchBrowser(), server.ready]);
-  const context = await browser.newContext({ baseURL: base });
-  const res = await context.request.post('/api/v1/auth/setup', {
-    headers: { Origin: base },
-    data: {
-      organization_name: 'Fixes Co',
-      name: 'Fay Fixer',
-      email: 'fay@fixes.test',
-      password: 'correct horse battery staple',
-    },
-  });
-  expect(res.status()).toBe(201);
-  admin = await context.storageState();
-  await context.close();
+  ({ stack, http, browser, base, admin } = installation);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.kill();
-  await stack?.close();
-  http?.server.close();
+  await installation?.close();
 });
 
 async function open(options: { width?: keyof typeof WIDTHS; dark?: boolean } = {}) {

@@ -1,15 +1,8 @@
-import { freePort } from '@weft/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CountingServer,
-  createStack,
-  type ServiceProcess,
-  type Stack,
-  spawnService,
-  startCountingServer,
-} from '../../temporal/test/support';
-import { expectAccessible, launchBrowser, newContext, screenshot, WIDTHS } from './browser';
+import type { CountingServer, Stack } from '../../temporal/test/support';
+import { expectAccessible, newContext, screenshot, WIDTHS } from './browser';
+import { type BrowserInstallation, startBrowserInstallation } from './installation';
 
 // The canvas editor and the template gallery end to end (issue 12): a workflow built from an empty
 // canvas with the mouse and keyboard only, saved, test-run on the real engine, a refused save shown
@@ -18,7 +11,6 @@ import { expectAccessible, launchBrowser, newContext, screenshot, WIDTHS } from 
 
 let stack: Stack;
 let http: CountingServer;
-let server: ServiceProcess;
 let browser: Browser;
 let base = '';
 let admin: Awaited<ReturnType<BrowserContext['storageState']>>;
@@ -26,38 +18,19 @@ let builtId = '';
 /** expect.poll waits 1 s by default: too short for a busy machine. Bounded by the test's timeout. */
 const POLL = { timeout: 30_000 };
 
+let installation: BrowserInstallation | undefined;
+
 beforeAll(async () => {
-  [stack, http] = await Promise.all([createStack(), startCountingServer(() => 5)]);
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawnService('api', {
-    ...stack.serviceEnv,
-    RUN_WORKER: 'true',
-    PORT: String(port),
-    APP_URL: base,
-    TRUST_PROXY_HOPS: '1',
+  installation = await startBrowserInstallation({
+    organization_name: 'Canvas Co',
+    name: 'Eda Editor',
+    email: 'eda@canvas.test',
   });
-  [browser] = await Promise.all([launchBrowser(), server.ready]);
-  const context = await newContext(browser, base);
-  const res = await context.request.post('/api/v1/auth/setup', {
-    headers: { Origin: base },
-    data: {
-      organization_name: 'Canvas Co',
-      name: 'Eda Editor',
-      email: 'eda@canvas.test',
-      password: 'correct horse battery staple',
-    },
-  });
-  expect(res.status()).toBe(201);
-  admin = await context.storageState();
-  await context.close();
+  ({ stack, http, browser, base, admin } = installation);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.kill();
-  await stack?.close();
-  http?.server.close();
+  await installation?.close();
 });
 
 async function editorPage(
@@ -297,7 +270,8 @@ describe('the canvas editor', () => {
       .toBe('failed');
     await screenshot(page, 'editor-failed-node-wide-dark');
     http.failing.delete('/flaky');
-    await page.getByRole('button', { name: 'Retry in place' }).click();
+    // A test run is not retried: it runs again from its failed step, the steps before it reused.
+    await page.getByRole('button', { name: 'Run again from the failed step' }).click();
     await page.locator('.banner.run .badge', { hasText: 'success' }).waitFor({ timeout: 30_000 });
     expect(http.byPath('/flaky')).toBe(2);
     // The same run, opened from its execution page on the graph version it ran.

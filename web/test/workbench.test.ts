@@ -1,83 +1,36 @@
-import { freePort } from '@weft/testing';
 import type { APIRequestContext, Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CountingServer,
-  createStack,
-  type ServiceProcess,
-  type Stack,
-  spawnService,
-  startCountingServer,
-} from '../../temporal/test/support';
-import { expectAccessible, launchBrowser, newContext, screenshot, WIDTHS } from './browser';
+import type { CountingServer } from '../../temporal/test/support';
+import { expectAccessible, screenshot } from './browser';
+import { type BrowserInstallation, sessionApi, startBrowserInstallation } from './installation';
 
 // The workbench outside the canvas (issue 21 §2, DESIGN §15): "Replay on this version" on an
 // execution's page opens the node-by-node comparison with its original, and the executions list
 // marks and filters test runs. The replay never calls the HTTP server the original called.
 
-let stack: Stack;
 let http: CountingServer;
-let server: ServiceProcess;
 let browser: Browser;
 let base = '';
 let admin: Awaited<ReturnType<BrowserContext['storageState']>>;
 const POLL = { timeout: 30_000 };
 
+let installation: BrowserInstallation | undefined;
+
 beforeAll(async () => {
-  [stack, http] = await Promise.all([createStack(), startCountingServer(() => 5)]);
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawnService('api', {
-    ...stack.serviceEnv,
-    RUN_WORKER: 'true',
-    PORT: String(port),
-    APP_URL: base,
-    TRUST_PROXY_HOPS: '1',
-    SSRF_ALLOWLIST: '127.0.0.0/8',
-  });
-  [browser] = await Promise.all([launchBrowser(), server.ready]);
-  const context = await newContext(browser, base);
-  const res = await context.request.post('/api/v1/auth/setup', {
-    headers: { Origin: base },
-    data: {
-      organization_name: 'Replay Co',
-      name: 'Rae Replayer',
-      email: 'rae@replay.test',
-      password: 'correct horse battery staple',
-    },
-  });
-  expect(res.status()).toBe(201);
-  admin = await context.storageState();
-  await context.close();
+  installation = await startBrowserInstallation(
+    { organization_name: 'Replay Co', name: 'Rae Replayer', email: 'rae@replay.test' },
+    { SSRF_ALLOWLIST: '127.0.0.0/8' },
+  );
+  ({ http, browser, base, admin } = installation);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.kill();
-  await stack?.close();
-  http?.server.close();
+  await installation?.close();
 });
 
-async function signedIn(options: { width?: keyof typeof WIDTHS; dark?: boolean } = {}) {
-  const context = await browser.newContext({
-    baseURL: base,
-    storageState: admin,
-    viewport: WIDTHS[options.width ?? 'wide'],
-    colorScheme: options.dark ? 'dark' : 'light',
-  });
-  context.setDefaultTimeout(30_000);
-  return context;
-}
-
-/** The API as the signed-in admin: session cookie plus the CSRF token state-changing calls need. */
-async function apiAs(request: APIRequestContext) {
-  const me = await (await request.get('/api/v1/me')).json();
-  const headers = { Origin: base, 'X-CSRF-Token': me.csrf_token as string };
-  return async (method: 'GET' | 'POST' | 'PUT', path: string, data?: unknown) => {
-    const res = await request.fetch(`/api/v1${path}`, { method, headers, data });
-    return { status: res.status(), body: await res.json() };
-  };
-}
+const signedIn = (options?: { width?: 'wide' | 'narrow'; dark?: boolean }) =>
+  (installation as BrowserInstallation).signedIn(options);
+const apiAs = (request: APIRequestContext) => sessionApi(request, base);
 
 const transform = (id: string, value: string) => ({
   id,
