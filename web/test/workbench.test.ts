@@ -149,8 +149,10 @@ describe('replay and compare', () => {
     await expectAccessible(page, 'executions filtered by mode');
     await screenshot(page, 'executions-test-runs-wide-light');
     await page.getByLabel('Runs').selectOption('production');
-    await expect.poll(() => page.locator('tbody tr').count(), POLL).toBe(1);
-    expect(await page.locator('tbody tr').first().textContent()).not.toContain('Replay');
+    // Both filters show one row: wait for the production run to replace the replay, then count.
+    await expect.poll(() => page.locator('tbody tr').first().textContent(), POLL).not.toContain('Replay');
+    expect(page.url()).toContain('mode=production');
+    expect(await page.locator('tbody tr').count()).toBe(1);
     // The workflow's own page lists its recent runs, the replay marked.
     await page.goto(`/workflows/${workflowId}`);
     await expect.poll(() => page.locator('.recent li').count(), POLL).toBe(2);
