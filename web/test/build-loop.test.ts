@@ -1,4 +1,4 @@
-import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
+import type { APIRequestContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CountingServer } from '../../temporal/test/support';
 import { expectAccessible, screenshot } from './browser';
@@ -11,9 +11,7 @@ import { type BrowserInstallation, sessionApi, startBrowserInstallation } from '
 // the executions list.
 
 let http: CountingServer;
-let browser: Browser;
 let base = '';
-let admin: Awaited<ReturnType<BrowserContext['storageState']>>;
 const POLL = { timeout: 30_000 };
 
 let installation: BrowserInstallation | undefined;
@@ -23,7 +21,7 @@ beforeAll(async () => {
     { organization_name: 'Loop Co', name: 'Lou Looper', email: 'lou@loop.test' },
     { SSRF_ALLOWLIST: '127.0.0.0/8' },
   );
-  ({ http, browser, base, admin } = installation);
+  ({ http, base } = installation);
 }, 180_000);
 
 afterAll(async () => {

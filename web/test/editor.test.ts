@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CountingServer, Stack } from '../../temporal/test/support';
-import { expectAccessible, newContext, screenshot, WIDTHS } from './browser';
+import { expectAccessible, screenshot, WIDTHS } from './browser';
 import { type BrowserInstallation, startBrowserInstallation } from './installation';
 
 // The canvas editor and the template gallery end to end (issue 12): a workflow built from an empty

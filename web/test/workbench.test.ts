@@ -1,4 +1,4 @@
-import type { APIRequestContext, Browser, BrowserContext } from 'playwright-core';
+import type { APIRequestContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CountingServer } from '../../temporal/test/support';
 import { expectAccessible, screenshot } from './browser';
@@ -9,9 +9,7 @@ import { type BrowserInstallation, sessionApi, startBrowserInstallation } from '
 // marks and filters test runs. The replay never calls the HTTP server the original called.
 
 let http: CountingServer;
-let browser: Browser;
 let base = '';
-let admin: Awaited<ReturnType<BrowserContext['storageState']>>;
 const POLL = { timeout: 30_000 };
 
 let installation: BrowserInstallation | undefined;
@@ -21,7 +19,7 @@ beforeAll(async () => {
     { organization_name: 'Replay Co', name: 'Rae Replayer', email: 'rae@replay.test' },
     { SSRF_ALLOWLIST: '127.0.0.0/8' },
   );
-  ({ http, browser, base, admin } = installation);
+  ({ http, base } = installation);
 }, 180_000);
 
 afterAll(async () => {

@@ -2,7 +2,33 @@ import type { z } from 'zod';
 import type { NodeRunner } from './runner';
 import type { WorkflowNodeType } from './workflow-node';
 
-export type NodeCategory = 'action' | 'logic' | 'flow' | 'messaging' | 'ai' | 'data';
+/** The categories, in the order the editor's palette lists them. */
+export const NODE_CATEGORIES = ['action', 'data', 'logic', 'flow', 'messaging', 'ai'] as const;
+export type NodeCategory = (typeof NODE_CATEGORIES)[number];
+
+/** The icons the editor can draw on a step's tile (web/src/lib/canvas/node-look.ts has their paths). */
+export const NODE_ICONS = [
+  'box',
+  'globe',
+  'branch',
+  'split',
+  'repeat',
+  'merge',
+  'clock',
+  'hourglass',
+  'play',
+  'megaphone',
+  'code',
+  'wand',
+  'mail',
+  'chat',
+  'sparkles',
+  'bot',
+  'hand',
+  'form',
+  'wrench',
+] as const;
+export type NodeIconName = (typeof NODE_ICONS)[number];
 
 /**
  * A node type (one version of it) as data: metadata, config and output schemas, its ports, what the
@@ -11,11 +37,13 @@ export type NodeCategory = 'action' | 'logic' | 'flow' | 'messaging' | 'ai' | 'd
  */
 export interface NodeTypeDefinition<C extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
   type: string;
-  /** Which version of the type this is (1 when absent); a saved node keeps its version (registry.ts). */
+  /** Which version of the type this is (1 when absent); a saved node keeps its version (types.ts). */
   version?: number;
   name: string;
   category: NodeCategory;
   description: string;
+  /** The editor's icon for the type's steps (their colour follows the category); `box` when absent. */
+  icon?: NodeIconName;
   config: C;
   output: O;
   /** Output handles. `cases` means one handle per switch case key plus `default`. */

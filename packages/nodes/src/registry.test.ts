@@ -141,7 +141,7 @@ describe('the registry', () => {
       for (const d of definitions) {
         expect(
           (NODE_TYPE_VERSIONS as readonly unknown[]).includes(d),
-          `${folder}/schema.ts defines ${d.type}: add it to NODE_TYPE_VERSIONS in packages/nodes/src/registry.ts`,
+          `${folder}/schema.ts defines ${d.type}: add its line to packages/nodes/src/types.ts`,
         ).toBe(true);
       }
     }

@@ -1,45 +1,20 @@
 import { z } from 'zod';
-import { aiPrompt } from './ai-prompt/schema';
 import { canonicalNodeType, NODE_TYPE_ALIASES } from './aliases';
-import { chatSend } from './chat-send/schema';
-import { chatSendTemplate } from './chat-send-template/schema';
-import { code } from './code/schema';
-import { condition } from './condition/schema';
-import { type NodeTypeDefinition, versionOf } from './define';
-import { delay } from './delay/schema';
-import { emailSend } from './email-send/schema';
-import { eventPublish } from './event-publish/schema';
-import { httpRequest } from './http-request/schema';
-import { loop } from './loop/schema';
-import { merge } from './merge/schema';
-import { switchNode } from './switch/schema';
-import { transform } from './transform/schema';
-import { waitForEvent } from './wait-for-event/schema';
-import { workflowExecute } from './workflow-execute/schema';
+import { NODE_CATEGORIES, type NodeTypeDefinition, versionOf } from './define';
+import * as nodeTypeModules from './types';
 
 /**
- * Every node type, one line each: adding a type is its folder and its line here. A type whose
- * config changes incompatibly gets a new version (a definition with `version: 2`) on a line of its
- * own, and keeps the old one: saved nodes run on the version they were built with.
- * Type strings are public API: never rename one.
+ * Every node type version, from `types.ts` (one line per type), ordered as the palette shows them:
+ * by category, then by name.
  */
-export const NODE_TYPE_VERSIONS: readonly NodeTypeDefinition[] = [
-  httpRequest,
-  transform,
-  condition,
-  switchNode,
-  loop,
-  merge,
-  delay,
-  waitForEvent,
-  code,
-  emailSend,
-  chatSend,
-  chatSendTemplate,
-  aiPrompt,
-  eventPublish,
-  workflowExecute,
-];
+export const NODE_TYPE_VERSIONS: readonly NodeTypeDefinition[] = (
+  Object.values(nodeTypeModules) as NodeTypeDefinition[]
+).sort(
+  (a, b) =>
+    NODE_CATEGORIES.indexOf(a.category) - NODE_CATEGORIES.indexOf(b.category) ||
+    a.name.localeCompare(b.name) ||
+    versionOf(a) - versionOf(b),
+);
 
 const versionsByType = new Map<string, NodeTypeDefinition[]>();
 const latest: NodeTypeDefinition[] = [];
@@ -144,6 +119,7 @@ export function describeNodeType(definition: NodeTypeDefinition) {
     name: definition.name,
     category: definition.category,
     description: definition.description,
+    icon: definition.icon ?? 'box',
     ...describeVersion(definition),
     previous_versions: older.map(describeVersion),
   };

@@ -25,13 +25,14 @@ describe('GET /node-types', () => {
     expect(types.map((t) => t.type).sort()).toEqual([...TYPES].sort());
   });
 
-  it('describes each with type, name, category, description, version, schemas, ports and older versions', () => {
+  it('describes each with type, name, category, description, icon, version, schemas, ports and older versions', () => {
     for (const t of types) {
       expect(Object.keys(t).sort(), t.type).toEqual(
         [
           'category',
           'config_schema',
           'description',
+          'icon',
           'name',
           'output_schema',
           'ports',
@@ -44,6 +45,8 @@ describe('GET /node-types', () => {
       expect(t.previous_versions, t.type).toEqual(expect.any(Array));
       expect(t.name, t.type).toMatch(/\S/);
       expect(t.category, t.type).toMatch(/^[a-z]+$/);
+      // Every built-in type names its own icon; `box` is the fallback for a type that names none.
+      expect(t.icon, t.type).not.toBe('box');
       expect(t.description.length, t.type).toBeGreaterThan(10);
       expect(t.ports, t.type).toBeTypeOf('object');
       expect(t.ports.inputs, t.type).toEqual(expect.any(Array));

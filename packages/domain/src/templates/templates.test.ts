@@ -64,7 +64,7 @@ describe('the 42 templates', () => {
     const unused = NODE_TYPES.map((d) => d.type).filter((type) => !usedTypes.has(type));
     expect(
       unused,
-      `no template uses ${unused.join(', ')}: add a step of it to a template in packages/templates/data/ (an existing <id>.json that fits, or a new one)`,
+      `no template uses ${unused.join(', ')}: give each a template.json in its folder (packages/nodes/src/<type>/), or add a step of it to a template in packages/templates/data/`,
     ).toEqual([]);
     expect(new Set(templates.map((t) => t.category))).toEqual(new Set(TEMPLATE_CATEGORIES));
   });

@@ -17,6 +17,7 @@ export const aiPrompt = defineNodeType({
   name: 'AI prompt',
   category: 'ai',
   description: 'Sends a prompt to the organization AI module and returns the answer.',
+  icon: 'sparkles',
   config: AiPromptConfig,
   output: z.object({
     text: z.string(),

@@ -16,6 +16,7 @@ export const chatSendTemplate = defineNodeType({
   name: 'Send chat template',
   category: 'messaging',
   description: 'Sends an approved template; works inside and outside the 24-hour window.',
+  icon: 'chat',
   config: ChatSendTemplateConfig,
   output: z.object({ sent_as: z.literal('template'), message_id: z.string(), to: z.string() }),
   outputs: MAIN_OUTPUT,

@@ -18,6 +18,7 @@ export const chatSend = defineNodeType({
   name: 'Send chat message',
   category: 'messaging',
   description: 'Sends free-form text inside the 24-hour window, else the fallback template.',
+  icon: 'chat',
   config: ChatSendConfig,
   output: z.object({ sent_as: z.enum(['text', 'template']), message_id: z.string(), to: z.string() }),
   outputs: MAIN_OUTPUT,

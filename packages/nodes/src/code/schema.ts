@@ -30,6 +30,7 @@ export const code = defineNodeType({
   name: 'Code',
   category: 'data',
   description: 'Runs JavaScript in a sandbox with CPU-time and memory limits and no I/O.',
+  icon: 'code',
   config: CodeConfig,
   // The returned value (any JSON), or CodeOutputWithLogs with capture_logs: one schema cannot say
   // which, so it stays open.

@@ -33,6 +33,7 @@ export const condition = defineNodeType({
   name: 'Condition',
   category: 'logic',
   description: 'Routes to the true or false output depending on the conditions.',
+  icon: 'branch',
   config: ConditionConfig,
   output: z.object({ result: z.boolean() }),
   outputs: ['true', 'false'],

@@ -17,6 +17,7 @@ export const delay = defineNodeType({
   name: 'Delay',
   category: 'flow',
   description: 'Pauses the execution for a duration or until a point in time (a durable Temporal timer).',
+  icon: 'clock',
   config: DelayConfig,
   output: z.object({ resumed_at: z.string() }),
   outputs: MAIN_OUTPUT,

@@ -19,6 +19,7 @@ export const emailSend = defineNodeType({
   name: 'Send e-mail',
   category: 'messaging',
   description: 'Sends an e-mail through the organization e-mail module (SMTP).',
+  icon: 'mail',
   config: EmailSendConfig,
   output: z.object({ message_id: z.string(), accepted: z.array(z.string()), rejected: z.array(z.string()) }),
   outputs: MAIN_OUTPUT,

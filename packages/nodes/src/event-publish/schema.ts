@@ -13,6 +13,7 @@ export const eventPublish = defineNodeType({
   name: 'Publish event',
   category: 'flow',
   description: 'Fires an event inside the organization; active workflows listening for it start.',
+  icon: 'megaphone',
   config: EventPublishConfig,
   output: z.object({ workflows_triggered: z.number().int() }),
   outputs: MAIN_OUTPUT,

@@ -24,6 +24,7 @@ export const httpRequest = defineNodeType({
   name: 'HTTP Request',
   category: 'action',
   description: 'Calls an external HTTP API through the SSRF-guarded client.',
+  icon: 'globe',
   config: HttpRequestConfig,
   output: z.object({
     status: z.number().int(),

@@ -16,6 +16,7 @@ export const loop = defineNodeType({
   name: 'Loop',
   category: 'flow',
   description: 'Runs the nodes on its each output once per item, then continues on done.',
+  icon: 'repeat',
   config: LoopConfig,
   output: z.object({ count: z.number().int(), results: z.array(z.unknown()) }),
   outputs: ['each', 'done'],

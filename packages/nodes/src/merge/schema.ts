@@ -12,6 +12,7 @@ export const merge = defineNodeType({
   name: 'Merge',
   category: 'flow',
   description: 'Waits for all live incoming branches and combines their outputs.',
+  icon: 'merge',
   config: MergeConfig,
   output: z.record(z.string(), z.unknown()),
   outputs: MAIN_OUTPUT,

@@ -32,6 +32,7 @@ export const switchNode = defineNodeType({
   name: 'Switch',
   category: 'logic',
   description: 'Routes to the first case whose value matches, or to default.',
+  icon: 'split',
   config: SwitchConfig,
   output: z.object({ matched: z.string() }),
   outputs: 'cases',

@@ -15,6 +15,7 @@ export const transform = defineNodeType({
   name: 'Transform',
   category: 'data',
   description: 'Builds an object from assignments; each value may use expressions and pipes.',
+  icon: 'wand',
   config: TransformConfig,
   output: z.record(z.string(), z.unknown()),
   outputs: MAIN_OUTPUT,

@@ -15,6 +15,7 @@ export const waitForEvent = defineNodeType({
   name: 'Wait for event',
   category: 'flow',
   description: 'Waits until a matching event is published, or the timeout passes.',
+  icon: 'hourglass',
   config: WaitForEventConfig,
   output: z.object({ timed_out: z.boolean(), event: z.unknown() }),
   outputs: ['received', 'timeout'],

@@ -14,6 +14,7 @@ export const workflowExecute = defineNodeType({
   name: 'Execute workflow',
   category: 'flow',
   description: 'Runs another workflow of the organization as a child execution.',
+  icon: 'play',
   config: WorkflowExecuteConfig,
   output: z.object({ execution_id: z.string(), status: z.string(), output: z.unknown().optional() }),
   outputs: MAIN_OUTPUT,

@@ -1373,6 +1373,8 @@ export interface components {
             name: string;
             category: string;
             description: string;
+            /** @enum {string} */
+            icon: "box" | "globe" | "branch" | "split" | "repeat" | "merge" | "clock" | "hourglass" | "play" | "megaphone" | "code" | "wand" | "mail" | "chat" | "sparkles" | "bot" | "hand" | "form" | "wrench";
             version: number;
             config_schema?: unknown;
             output_schema?: unknown;

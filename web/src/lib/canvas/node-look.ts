@@ -1,7 +1,12 @@
+import type { components } from '$api/schema';
+
+type NodeTypeDescription = components['schemas']['NodeType'];
+type IconName = NodeTypeDescription['icon'] | 'bolt';
+
 /**
- * How each node type looks on the canvas: an icon (24×24 stroke paths, drawn in the style of
- * Lucide) and an accent colour per kind. One module, so it can switch to editor hints from the
- * node registry (GET /node-types) once node folders carry them; unknown types get the default.
+ * How a step looks on the canvas: the icon its node type names in GET /node-types (24×24 stroke
+ * paths, drawn in the style of Lucide) on a tile coloured by the type's category. The icon names
+ * come from the node folders; their paths live here, since drawing is the web app's business.
  */
 export interface NodeLook {
   /** SVG path data, stroked with currentColor on a 24×24 box. */
@@ -53,31 +58,50 @@ const ICONS = {
   ],
   play: ['M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20z', 'm10 8 6 4-6 4V8z'],
   box: ['M21 8 12 3 3 8v8l9 5 9-5V8z', 'm3 8 9 5 9-5', 'M12 13v8'],
-} as const satisfies Record<string, readonly string[]>;
+  bot: [
+    'M12 8V4H8',
+    'M6 8h12a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2v-8a2 2 0 0 1 2-2z',
+    'M2 14h2',
+    'M20 14h2',
+    'M15 13v2',
+    'M9 13v2',
+  ],
+  hand: [
+    'M18 11V6a2 2 0 0 0-4 0v5',
+    'M14 10V4a2 2 0 0 0-4 0v6',
+    'M10 10.5V6a2 2 0 0 0-4 0v8',
+    'M18 8a2 2 0 1 1 4 0v6a8 8 0 0 1-8 8h-2c-2.8 0-4.5-.9-6-2.4l-3.6-3.6a2 2 0 0 1 2.8-2.8L7 15',
+  ],
+  form: [
+    'M9 2h6a1 1 0 0 1 1 1v2H8V3a1 1 0 0 1 1-1z',
+    'M16 4h2a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2h2',
+    'M8 11h8',
+    'M8 16h5',
+  ],
+  wrench: [
+    'M14.7 6.3a1 1 0 0 0 0 1.4l1.6 1.6a1 1 0 0 0 1.4 0l3.8-3.8a6 6 0 0 1-7.9 7.9l-6.9 6.9a2.1 2.1 0 0 1-3-3l6.9-6.9a6 6 0 0 1 7.9-7.9z',
+  ],
+} as const satisfies Record<IconName, readonly string[]>;
 
-const LOOKS: Record<string, { icon: keyof typeof ICONS; tone: NodeLook['tone'] }> = {
-  trigger: { icon: 'bolt', tone: 'orange' },
-  'action.http_request': { icon: 'globe', tone: 'blue' },
-  'action.condition': { icon: 'branch', tone: 'violet' },
-  'action.switch': { icon: 'split', tone: 'violet' },
-  'action.loop': { icon: 'repeat', tone: 'teal' },
-  'action.merge': { icon: 'merge', tone: 'teal' },
-  'action.delay': { icon: 'clock', tone: 'teal' },
-  'action.wait_for_event': { icon: 'hourglass', tone: 'teal' },
-  'action.workflow.execute': { icon: 'play', tone: 'teal' },
-  'action.event.publish': { icon: 'megaphone', tone: 'teal' },
-  'action.code': { icon: 'code', tone: 'green' },
-  'action.transform': { icon: 'wand', tone: 'green' },
-  'action.email.send': { icon: 'mail', tone: 'pink' },
-  'action.chat.send': { icon: 'chat', tone: 'pink' },
-  'action.chat.send_template': { icon: 'chat', tone: 'pink' },
-  'action.ai.prompt': { icon: 'sparkles', tone: 'violet' },
+const TONES: Record<string, NodeLook['tone']> = {
+  action: 'blue',
+  data: 'green',
+  logic: 'violet',
+  flow: 'teal',
+  messaging: 'pink',
+  ai: 'violet',
 };
 
-export function nodeLook(type: string): NodeLook {
-  const look = LOOKS[type] ?? { icon: 'box', tone: 'gray' };
-  return { icon: [...ICONS[look.icon]], tone: look.tone };
+/** The look of a step of this type (as GET /node-types describes it); an unknown type gets a grey box. */
+export function nodeLook(type: Pick<NodeTypeDescription, 'icon' | 'category'> | undefined): NodeLook {
+  return {
+    icon: [...(ICONS[type?.icon ?? 'box'] ?? ICONS.box)],
+    tone: TONES[type?.category ?? ''] ?? 'gray',
+  };
 }
+
+/** The trigger's look: every workflow has one, whatever starts it. */
+export const TRIGGER_LOOK: NodeLook = { icon: [...ICONS.bolt], tone: 'orange' };
 
 /** A trigger type in words, for the trigger card. */
 export const TRIGGER_NAMES: Record<string, string> = {

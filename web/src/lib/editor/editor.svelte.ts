@@ -16,6 +16,7 @@ import {
   type SavedNote,
   toCanvas,
 } from '$lib/canvas/mapper';
+import { nodeLook } from '$lib/canvas/node-look';
 import {
   type CanvasTriggerEdge,
   type CanvasTriggerNode,
@@ -115,6 +116,7 @@ export class WorkflowEditor {
       data: {
         ...node.data,
         typeName: type?.name,
+        look: nodeLook(type),
         handles: outputHandles(type?.ports as NodePorts | undefined, node.data.saved.config),
       },
     };

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { describeNodeType, NODE_TYPES } from '@weft/nodes';
+import { describeNodeType, NODE_ICONS, NODE_TYPES } from '@weft/nodes';
 import type { AppEnv } from '../../app-env';
 import { errorResponses, jsonContent, security } from '../../openapi-schemas';
 
@@ -9,6 +9,8 @@ const NodeTypeDescription = z
     name: z.string(),
     category: z.string(),
     description: z.string(),
+    /** The editor's icon for the type's steps. */
+    icon: z.enum(NODE_ICONS),
     /** The latest version: what a new node gets (`type_version`); the schemas below are its. */
     version: z.number().int(),
     config_schema: z.unknown(),
