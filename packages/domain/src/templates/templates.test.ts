@@ -16,11 +16,12 @@ function nodeTypesOf(t: TemplateFile) {
   return templateWorkflowInput(t).nodes.map((n) => n.type);
 }
 
-describe('the 42 templates', () => {
-  it('are 42, with unique ids and names', () => {
-    expect(templates).toHaveLength(42);
-    expect(new Set(templates.map((t) => t.id)).size).toBe(42);
-    expect(new Set(templates.map((t) => t.name)).size).toBe(42);
+describe('the templates', () => {
+  it("are at least the spec's 42, with unique ids and names", () => {
+    // The gallery grows with node types (a folder's template.json) and features; it never shrinks.
+    expect(templates.length).toBeGreaterThanOrEqual(42);
+    expect(new Set(templates.map((t) => t.id)).size).toBe(templates.length);
+    expect(new Set(templates.map((t) => t.name)).size).toBe(templates.length);
   });
 
   it.each(templates.map((t) => [t.id, t] as const))('%s validates as a workflow', (_id, t) => {
