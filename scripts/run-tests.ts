@@ -1,5 +1,6 @@
 /**
- * The test runs of `./weft test` (after lint, typecheck and the web app's checks): every vitest
+ * The test runs of `./weft test` (after the web app's checks, which sync the files the web build
+ * reads): lint and typecheck alongside (they write nothing; their output is printed at the end), every vitest
  * suite (arguments are passed on to it as filters) and, on an unfiltered run, alongside them, the
  * engine's end-to-end cases on the production Temporal path (vitest.cluster.config.ts). temporal-server is
  * built from the Go module proxy; scripts/setup.sh starts that build in the background at the
@@ -46,10 +47,39 @@ rmSync(testLogs, { recursive: true, force: true });
 process.env.WEFT_TEST_LOG_DIR = testLogs;
 console.log(`service logs of this run: ${path.relative(root, testLogs)}/ (a failing test prints its own)`);
 
-/** Ends the run with `status`, or 1 when a log of it holds a secret its tests created. */
-function finish(status: number | null): never {
+/**
+ * Lint and typecheck (`pnpm run check:code`), run alongside the tests: they only read, and most of
+ * a test run's first minute is spent waiting on servers to start. Resolves to their exit status.
+ */
+function codeChecks(): Promise<number | null> {
+  mkdirSync(testLogs, { recursive: true });
+  const log = path.join(testLogs, 'code-checks.txt');
+  const fd = openSync(log, 'w');
+  console.log(
+    `[checks] lint and typecheck run alongside (output: ${path.relative(root, log)}, shown at the end)`,
+  );
+  return new Promise((resolve, reject) => {
+    const child = spawn('pnpm', ['run', '--silent', 'check:code'], { cwd: root, stdio: ['ignore', fd, fd] });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      closeSync(fd);
+      const output = readFileSync(log, 'utf8').trim();
+      console.log(`\n[checks] lint and typecheck: ${code === 0 ? 'passed' : 'FAILED'}`);
+      if (output) console.log(output);
+      resolve(code);
+    });
+  });
+}
+const checks = codeChecks();
+
+/**
+ * Ends the run with `status` once lint and typecheck are done: 1 when they failed or a log of the
+ * run holds a secret its tests created.
+ */
+async function finish(status: number | null): Promise<never> {
+  const checked = await checks;
   const clean = scanTestLogs(testLogs);
-  process.exit(status === 0 && !clean ? 1 : (status ?? 1));
+  process.exit(status === 0 && (checked !== 0 || !clean) ? 1 : (status ?? 1));
 }
 
 /**
@@ -102,7 +132,7 @@ async function clusterRun(log: string): Promise<number | null> {
 }
 
 const filters = process.argv.slice(2);
-if (filters.length > 0) finish(await vitest(filters, 'inherit'));
+if (filters.length > 0) await finish(await vitest(filters, 'inherit'));
 
 // Unfiltered: the cluster step runs alongside the main suites instead of after them (most of
 // either is waiting on servers, so the two share the cores well); its output follows theirs.
@@ -116,4 +146,4 @@ if (existsSync(clusterLog)) {
   console.log('\n[cluster] the engine tests on the production Temporal server:');
   process.stdout.write(readFileSync(clusterLog, 'utf8'));
 }
-finish(main !== 0 ? main : cluster);
+await finish(main !== 0 ? main : cluster);
