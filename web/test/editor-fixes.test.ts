@@ -403,6 +403,33 @@ describe('failures, runs and what they say', () => {
     await page.context().close();
   });
 
+  it('a partial run is retried from its failed steps: a new run that reuses what worked', {
+    timeout: 60_000,
+  }, async () => {
+    const page = await open({ width: 'narrow', dark: true });
+    const ordersBefore = http.byPath('/orders');
+    await page.goto(`/executions/${partialId}`);
+    await page.getByRole('button', { name: 'Retry failed steps' }).click();
+    // The retry is a new execution: the page moves to it, and it links back to the partial one.
+    await page.waitForURL(
+      (url) => url.pathname.startsWith('/executions/') && !url.pathname.endsWith(partialId),
+    );
+    const retryId = page.url().split('/').pop() as string;
+    await page.getByRole('link', { name: 'the partial execution' }).waitFor();
+    const retried = await waitForExecution(page, retryId);
+    expect(retried.status).toBe('success');
+    expect(retried.retry_of).toBe(partialId);
+    // The failed HTTP step called out once more, and the step after it ran on its new answer.
+    expect(http.byPath('/orders')).toBe(ordersBefore + 1);
+    const stepOf = (id: string) => retried.steps.find((s: { node_id: string }) => s.node_id === id);
+    expect(stepOf('call').status).toBe('completed');
+    expect(stepOf('shape').output).toEqual({ said: null });
+    await page.getByText('Retry', { exact: true }).first().waitFor();
+    await expectAccessible(page, 'retried execution');
+    await screenshot(page, 'execution-retry-of-partial-narrow-dark');
+    await page.context().close();
+  });
+
   it('the read-only canvas of an execution uses the whole width, its minimap clear of the zoom buttons', {
     timeout: 60_000,
   }, async () => {

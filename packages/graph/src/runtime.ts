@@ -28,4 +28,10 @@ export {
   STORED_OUTPUT_KEY,
   type StoredOutputRef,
 } from './stored-output';
-export { type TestRunBounds, type TestRunScope, testRunScope } from './test-run';
+export {
+  type RetryScope,
+  retryScope,
+  type TestRunBounds,
+  type TestRunScope,
+  testRunScope,
+} from './test-run';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planGraph } from './plan';
 import type { GraphEdge, GraphNode } from './schema';
-import { checkTestRunBounds, testRunScope } from './test-run';
+import { checkTestRunBounds, retryScope, testRunScope } from './test-run';
 
 const n = (id: string, type = 'action.transform'): GraphNode => ({
   id,
@@ -81,5 +81,26 @@ describe('test-run bounds', () => {
     expect(Object.keys(checkTestRunBounds(plan, { start_at: 'd', stop_after: 'b' }))).toEqual(['stop_after']);
     expect(checkTestRunBounds(plan, { start_at: 'b', stop_after: 'd' })).toEqual({});
     expect(checkTestRunBounds(plan, { start_at: 'c', stop_after: 'c' })).toEqual({});
+  });
+});
+
+describe('retry scope of a partial execution', () => {
+  it('a failed main step runs again with everything after it; its siblings are reused', () => {
+    const scope = retryScope(plan, [{ nodeId: 'b', iteration: -1 }]);
+    expect([...scope.always].sort()).toEqual(['after', 'b', 'body', 'c', 'd', 'loop']);
+    expect(scope.always.has('a')).toBe(false);
+    expect(scope.always.has('side')).toBe(false);
+    expect(scope.at.size).toBe(0);
+  });
+
+  it('a failed body step runs again at its iteration only; its loop and what follows the loop run again', () => {
+    const scope = retryScope(plan, [{ nodeId: 'body', iteration: 2 }]);
+    expect([...scope.at]).toEqual(['body:2']);
+    expect([...scope.always].sort()).toEqual(['after', 'loop']);
+  });
+
+  it('nothing failed: nothing runs again', () => {
+    const scope = retryScope(plan, []);
+    expect(scope.always.size + scope.at.size).toBe(0);
   });
 });

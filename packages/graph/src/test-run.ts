@@ -86,3 +86,45 @@ export function checkTestRunBounds(plan: GraphPlan, bounds: TestRunBounds): Reco
   }
   return problems;
 }
+
+/**
+ * What a retry of a partial execution runs again (the rest reuses the original's completed steps):
+ * - `always`: nodes that run at every iteration they are reached: a failed main node and every node
+ *   after it; the loop whose body holds a failed step, and every node after that loop.
+ * - `at`: `<node>:<iteration>` keys of body steps that run again at that iteration only: a failed
+ *   body step and the body steps after it in the same iteration.
+ * Pure, like testRunScope: the interpreter computes it in workflow code.
+ */
+export interface RetryScope {
+  always: Set<string>;
+  at: Set<string>;
+}
+
+export function retryScope(
+  plan: Pick<GraphPlan, 'incoming' | 'outgoing' | 'loopBodies'>,
+  failed: readonly { nodeId: string; iteration: number }[],
+): RetryScope {
+  const always = new Set<string>();
+  const at = new Set<string>();
+  const runAlways = (id: string) => {
+    always.add(id);
+    for (const after of reach(plan, id, false)) always.add(after);
+  };
+  for (const { nodeId, iteration } of failed) {
+    const loop = [...plan.loopBodies].find(([, body]) => body.has(nodeId));
+    if (!loop) {
+      runAlways(nodeId);
+      continue;
+    }
+    const [loopId, body] = loop;
+    at.add(`${nodeId}:${iteration}`);
+    for (const after of reach(plan, nodeId, false)) {
+      if (body.has(after)) at.add(`${after}:${iteration}`);
+    }
+    // The loop runs again (its body walks every item, reusing the items that completed) and its
+    // output changes, so what follows the loop runs again too; its body is not "after" it here.
+    always.add(loopId);
+    for (const after of reach(plan, loopId, false)) if (!body.has(after)) always.add(after);
+  }
+  return { always, at };
+}

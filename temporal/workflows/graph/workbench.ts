@@ -1,5 +1,5 @@
-import type { GraphNode, GraphPlan } from '@weft/graph/runtime';
-import { testRunScope } from '@weft/graph/runtime';
+import type { GraphNode, GraphPlan, RetryScope } from '@weft/graph/runtime';
+import { retryScope, testRunScope } from '@weft/graph/runtime';
 import {
   disabledHandle,
   handleOfOutput,
@@ -15,7 +15,7 @@ import type { LoopScope } from './state';
  * (after `stops`: a test run's nodes past stop_after are skipped steps with source `stopped`):
  * - `use`: the step completes with an output it did not compute: `disabled` (its input passed
  *   through, any mode), `pin` (test runs), `recorded` (another execution's step: before start_at,
- *   or a side effect in a replay).
+ *   a side effect in a replay, or a step the partial execution being retried completed).
  * - `fail`: a replayed side effect whose original failed (the same error), or that has neither a
  *   recording nor a pin (`replay_no_recording`); a step before start_at with neither a pin nor a
  *   completed recording (`no_recording`).
@@ -43,10 +43,13 @@ export class Workbench {
   private readonly sourceExecutionId: string | undefined;
   private readonly before: Set<string>;
   private readonly stopped: Set<string>;
+  /** A production retry of a partial execution: what runs again, loaded on first use. */
+  private readonly retryOf: string | undefined;
+  private retryScope: Promise<RetryScope> | undefined;
 
   constructor(
     private readonly execution: LoadedExecution,
-    plan: GraphPlan,
+    private readonly plan: GraphPlan,
     private readonly kindOf: (node: GraphNode) => WorkflowNodeType,
     /** The run's history budget (GraphRun.inlineLimit), for the outputs a recording brings in. */
     private readonly inlineLimit: () => { inlineLimitBytes?: number },
@@ -54,7 +57,8 @@ export class Workbench {
     this.test = execution.mode === 'test';
     this.replay = this.test && Boolean(execution.replayOf);
     const options = execution.testOptions ?? {};
-    this.sourceExecutionId = options.source_execution_id;
+    this.retryOf = this.test ? undefined : (execution.retryOf ?? undefined);
+    this.sourceExecutionId = options.source_execution_id ?? this.retryOf;
     const scope = this.test
       ? testRunScope(plan, options)
       : { before: new Set<string>(), stopped: new Set<string>() };
@@ -67,7 +71,7 @@ export class Workbench {
    * disabled steps never await it, so their workflow histories stay what they were.
    */
   applies(node: GraphNode): boolean {
-    return this.test || node.disabled === true;
+    return this.test || this.retryOf !== undefined || node.disabled === true;
   }
 
   /** Whether a test run leaves this node out: past stop_after, or on a branch start_at does not need. */
@@ -85,6 +89,7 @@ export class Workbench {
         source: 'disabled',
       };
     }
+    if (this.retryOf) return this.retryDecision(node, inputs.iteration);
     if (!this.test) return RUN;
     const pin = node.pinned_output;
     const usePin = (): StepDecision | undefined =>
@@ -123,6 +128,21 @@ export class Workbench {
       };
     }
     return RUN;
+  }
+
+  /**
+   * A retry of a partial execution: the failed steps and what follows them run; any other step
+   * takes the original's completed output (pins never apply to production runs), or runs when the
+   * original has none (a step added since, or one the original skipped).
+   */
+  private async retryDecision(node: GraphNode, iteration: number): Promise<StepDecision> {
+    this.retryScope ??= local
+      .failedSteps({ organizationId: this.execution.organizationId, executionId: this.retryOf as string })
+      .then((failed) => retryScope(this.plan, failed));
+    const scope = await this.retryScope;
+    if (scope.always.has(node.id) || scope.at.has(`${node.id}:${iteration}`)) return RUN;
+    const recorded = await this.recorded(node, iteration);
+    return recorded?.status === 'completed' ? recorded.decision : RUN;
   }
 
   private async recorded(node: GraphNode, iteration: number) {

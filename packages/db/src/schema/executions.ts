@@ -50,6 +50,11 @@ export const executions = pgTable(
       .default('production'),
     /** The execution a replay re-runs (no foreign key: the original may be pruned first). */
     replayOf: uuid('replay_of'),
+    /**
+     * The partial execution this one retries from its failed steps: its completed steps' outputs are
+     * reused, its failed steps and everything after them run again (no foreign key, as above).
+     */
+    retryOf: uuid('retry_of'),
     /** A test run's `start_at`, `stop_after` and the execution earlier steps take their outputs from. */
     testOptions: jsonb('test_options').$type<{
       start_at?: string;

@@ -61,6 +61,7 @@ const summaryColumns: { [K in keyof ExecutionSummaryRow]: (typeof t)[K] } = {
   mode: t.mode,
   replayOf: t.replayOf,
   testOptions: t.testOptions,
+  retryOf: t.retryOf,
 };
 
 /** The list's filters as one condition (exported with the queries for `weft bench executions`). */

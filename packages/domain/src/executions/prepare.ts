@@ -15,6 +15,8 @@ export interface PrepareExecution {
   mode?: ExecutionMode;
   replayOf?: string | null;
   testOptions?: TestOptions | null;
+  /** A retry of a partial execution from its failed steps (retry.ts). */
+  retryOf?: string | null;
   /** A caller-derived id (polling: from the item's dedup key), so a retried recording cannot add a second. */
   executionId?: string;
 }
@@ -52,6 +54,7 @@ export async function prepareExecutions(
         mode: item.mode ?? 'production',
         replayOf: item.replayOf ?? null,
         testOptions: item.testOptions ?? null,
+        retryOf: item.retryOf ?? null,
       })),
     )
     .returning({ id: schema.executions.id });

@@ -22,6 +22,7 @@ export type ExecutionSummaryRow = Pick<
   | 'mode'
   | 'replayOf'
   | 'testOptions'
+  | 'retryOf'
 >;
 
 /** `success` and `partial` are both "completed" in the spec's vocabulary. */
@@ -43,6 +44,7 @@ export function presentExecution(row: ExecutionSummaryRow, temporalUiUrl?: strin
     mode: row.mode,
     replay_of: row.replayOf,
     test_options: row.testOptions ?? null,
+    retry_of: row.retryOf,
     temporal_url: temporalUiUrl
       ? `${temporalUiUrl.replace(/\/$/, '')}/namespaces/default/workflows/exec-${row.id}`
       : undefined,

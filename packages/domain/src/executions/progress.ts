@@ -105,6 +105,7 @@ export function loadedExecutionOf(row: {
   mode?: string;
   replay_of?: string | null;
   test_options?: unknown;
+  retry_of?: string | null;
 }): LoadedExecution {
   return {
     executionId: row.id,
@@ -125,6 +126,7 @@ export function loadedExecutionOf(row: {
           testOptions: (row.test_options ?? null) as TestOptions | null,
         }
       : {}),
+    ...(row.retry_of ? { retryOf: row.retry_of } : {}),
   };
 }
 
@@ -156,5 +158,6 @@ export async function loadExecution(
     mode: row.mode,
     replay_of: row.replayOf,
     test_options: row.testOptions,
+    retry_of: row.retryOf,
   });
 }

@@ -4,12 +4,16 @@ import type { VerbArgs } from '../context';
 import { AppError, notFound } from '../errors';
 import { isUuid } from '../text';
 import type { ExecutionEngine } from './execution-engine';
+import { prepareRetryOfPartial } from './retry-partial';
 
 /**
- * POST /executions/{id}/retry: only a `failed` execution (else 409). The same execution resumes
- * in place at its failed node with `attempt` + 1; completed steps keep their outputs and are not run
- * again. If the operator changed the failed node's config in the workflow since (same node id and
- * type), the retried step runs with the saved config; every other node keeps the snapshot.
+ * POST /executions/{id}/retry: a `failed` or `partial` production execution (else 409).
+ * - failed: the same execution resumes in place at its failed node with `attempt` + 1; completed
+ *   steps keep their outputs and are not run again. If the operator changed the failed node's
+ *   config in the workflow since (same node id and type), the retried step runs with the saved
+ *   config; every other node keeps the snapshot.
+ * - partial: it has ended, so a new execution (`retry_of` it) runs the saved workflow, reusing the
+ *   completed steps and running the failed ones and what follows them (retry-partial.ts).
  */
 export async function retryExecution({
   ctx,
@@ -32,8 +36,14 @@ export async function retryExecution({
         'Test runs and replays cannot be retried; start a new test run (or replay) instead.',
       );
     }
+    if (row.status === 'partial') {
+      return { kind: 'new' as const, retryId: await prepareRetryOfPartial(tx, ctx, row) };
+    }
     if (row.status !== 'failed') {
-      throw new AppError('conflict', `Only failed executions can be retried; this one is ${row.status}.`);
+      throw new AppError(
+        'conflict',
+        `Only failed and partial executions can be retried; this one is ${row.status}.`,
+      );
     }
     if (row.error?.code === 'retry_expired') {
       throw new AppError(
@@ -74,8 +84,17 @@ export async function retryExecution({
       })
       .where(eq(e.id, row.id))
       .returning();
-    return { attempt: updated?.attempt ?? row.attempt + 1, nodeConfig, previous: row };
+    return {
+      kind: 'resume' as const,
+      attempt: updated?.attempt ?? row.attempt + 1,
+      nodeConfig,
+      previous: row,
+    };
   });
+  if (claimed.kind === 'new') {
+    await engine.start(ctx.organizationId, [claimed.retryId]);
+    return { id: claimed.retryId, status: 'running' as const, attempt: 1, retry_of: input.id };
+  }
   const resumed = await engine.retry(input.id, { attempt: claimed.attempt, nodeConfig: claimed.nodeConfig });
   if (!resumed) {
     // The run is gone from Temporal (past retention): put the record back as it was.

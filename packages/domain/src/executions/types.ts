@@ -77,4 +77,6 @@ export interface LoadedExecution {
   mode?: ExecutionMode;
   replayOf?: string | null;
   testOptions?: TestOptions | null;
+  /** A production retry of a partial execution: the execution whose completed steps it reuses. */
+  retryOf?: string | null;
 }

@@ -58,6 +58,20 @@ export async function findRecordedStep(
   };
 }
 
+/** The steps that failed in an execution, by node and iteration: what its retry runs again. */
+export async function findFailedSteps(
+  db: Database,
+  args: { organizationId: string; executionId: string },
+): Promise<{ nodeId: string; iteration: number }[]> {
+  const s = schema.executionSteps;
+  return withTenant(db, args.organizationId, (tx) =>
+    tx
+      .select({ nodeId: s.nodeId, iteration: s.iteration })
+      .from(s)
+      .where(and(eq(s.executionId, args.executionId), eq(s.status, 'failed'))),
+  );
+}
+
 /** The stored output's id for one recorded step of one execution: a UUID from a hash of the step. */
 export function recordedOutputId(step: { executionId: string; nodeId: string; iteration: number }): string {
   const hex = createHash('sha256')

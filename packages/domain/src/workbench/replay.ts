@@ -47,7 +47,7 @@ export async function replayExecution({
       workflow.edges = snapshot.edges ?? [];
       workflow.version = input.version;
     }
-    refuseNestedLoops(workflow.nodes as GraphNode[], workflow.edges as GraphEdge[]);
+    refuseNestedLoops(workflow.nodes, workflow.edges, 'replayed');
     const [id] = await prepareExecutions(tx, ctx.organizationId, [
       {
         workflow,
@@ -66,18 +66,23 @@ export async function replayExecution({
 }
 
 /**
- * A loop inside a loop body cannot be replayed: steps are recorded by (node, iteration) with the
- * inner loop's index only, so the outer iterations' recordings of an inner step are one row.
+ * A loop inside a loop body cannot be replayed (or retried from its failed steps): steps are
+ * recorded by (node, iteration) with the inner loop's index only, so the outer iterations'
+ * recordings of an inner step are one row.
  */
-function refuseNestedLoops(nodes: GraphNode[], edges: GraphEdge[]) {
+export function refuseNestedLoops(
+  nodes: unknown[],
+  edges: unknown[],
+  what: 'replayed' | 'retried from its failed steps',
+) {
   const loopOf = (node: GraphNode) => isLoop(workflowNodeOf(node.type, node.type_version));
-  const plan = planGraph(nodes, edges, loopOf);
+  const plan = planGraph(nodes as GraphNode[], edges as GraphEdge[], loopOf);
   for (const [outer, body] of plan.loopBodies) {
     const inner = [...body].find((id) => plan.loopBodies.has(id));
     if (inner) {
       throw new AppError(
         'validation_error',
-        `This workflow cannot be replayed: loop step "${inner}" is inside the body of loop "${outer}", and a replay matches recorded steps by one loop index only. Use a test run instead.`,
+        `This workflow cannot be ${what}: loop step "${inner}" is inside the body of loop "${outer}", and recorded steps are matched by one loop index only. Use a test run instead.`,
       );
     }
   }

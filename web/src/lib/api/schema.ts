@@ -652,8 +652,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Resume a failed execution in place at its failed node (409 unless failed)
-         * @description Production executions only: a test run or replay (`mode: test`) answers 409; run it again.
+         * Retry a failed execution in place, or a partial one from its failed steps (409 otherwise)
+         * @description A failed execution resumes in place at its failed node (same id, `attempt` + 1). A partial one has ended, so its retry is a new execution (`id` is the new one, `retry_of` the original) that reuses the steps the original completed and runs its failed steps and everything after them again. Production executions only: a test run or replay (`mode: test`) answers 409; run it again.
          */
         post: operations["retryExecution"];
         delete?: never;
@@ -1437,6 +1437,8 @@ export interface components {
             mode: "production" | "test";
             /** @description The execution this one replays */
             replay_of: string | null;
+            /** @description The partial execution this one retries from its failed steps */
+            retry_of: string | null;
             /** @description A test run's bounds and the execution earlier steps took their outputs from */
             test_options: {
                 start_at?: string;
@@ -1470,6 +1472,8 @@ export interface components {
             mode: "production" | "test";
             /** @description The execution this one replays */
             replay_of: string | null;
+            /** @description The partial execution this one retries from its failed steps */
+            retry_of: string | null;
             /** @description A test run's bounds and the execution earlier steps took their outputs from */
             test_options: {
                 start_at?: string;
@@ -5601,7 +5605,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Resumed */
+            /** @description Resumed, or a new execution started */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -5611,6 +5615,8 @@ export interface operations {
                         id: string;
                         status: string;
                         attempt: number;
+                        /** @description Set when a new execution retries a partial one */
+                        retry_of?: string;
                     };
                 };
             };

@@ -18,6 +18,10 @@ const fields = {
     description: '`test`: a test run or replay from the workbench (pins used, never announced to webhooks)',
   }),
   replay_of: z.string().nullable().openapi({ description: 'The execution this one replays' }),
+  retry_of: z
+    .string()
+    .nullable()
+    .openapi({ description: 'The partial execution this one retries from its failed steps' }),
   test_options: z
     .object({
       start_at: z.string().optional(),

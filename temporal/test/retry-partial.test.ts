@@ -1,0 +1,149 @@
+import { createEngineHarness, type EngineHarness } from '@weft/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CountingServer, startCountingServer } from './support';
+
+/**
+ * Retrying a partial execution from its failed steps (issue 21 §1.4), on the real engine: a new
+ * production execution (`retry_of` the original) reuses every step the original completed, so a
+ * counting HTTP server sees no second call to them, and runs the failed steps and what follows.
+ */
+let h: EngineHarness;
+let org: { organizationId: string; key: string };
+let server: CountingServer;
+
+const stepsOf = (execution: any, nodeId: string) => execution.steps.filter((s: any) => s.node_id === nodeId);
+const step = (execution: any, nodeId: string) => stepsOf(execution, nodeId)[0];
+
+async function api(method: string, path: string, body?: unknown) {
+  const res = await h.request(method, `/api/v1${path}`, { key: org.key, body });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+async function createWorkflow(nodes: unknown[], edges: unknown[]) {
+  const created = await api('POST', '/workflows', {
+    name: `retry ${Math.random()}`,
+    trigger_type: 'manual',
+    status: 'active',
+    nodes,
+    edges,
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return created.body as { id: string };
+}
+
+async function run(workflowId: string, input: unknown = {}) {
+  const started = await api('POST', `/workflows/${workflowId}/execute`, { input });
+  expect(started.status, JSON.stringify(started.body)).toBe(202);
+  return h.waitForExecution(org.key, started.body.execution_id);
+}
+
+async function retry(executionId: string) {
+  const started = await api('POST', `/executions/${executionId}/retry`);
+  expect(started.status, JSON.stringify(started.body)).toBe(202);
+  expect(started.body.retry_of).toBe(executionId);
+  expect(started.body.id).not.toBe(executionId);
+  return h.waitForExecution(org.key, started.body.id);
+}
+
+const http = (id: string, path: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  type: 'action.http_request',
+  config: { method: 'GET', url: `${server.baseUrl}${path}` },
+  ...extra,
+});
+const transform = (id: string, value: string) => ({
+  id,
+  type: 'action.transform',
+  config: { assignments: [{ key: 'value', value }] },
+});
+const calls = (path: string) => server.byPath(path);
+
+beforeAll(async () => {
+  server = await startCountingServer(() => 1);
+  h = await createEngineHarness({ ssrfAllowlist: ['127.0.0.0/8'] });
+  org = await h.createOrg();
+}, 120_000);
+
+afterAll(async () => {
+  await h?.close();
+  server?.server.close();
+});
+
+describe('retrying a partial execution from its failed steps', () => {
+  it('reuses the completed steps, runs the failed step and the steps after it, and keeps the original', async () => {
+    const wf = await createWorkflow(
+      [
+        http('order', '/order'),
+        http('invoice', '/invoice', { on_failure: 'continue' }),
+        transform('confirm', '{{nodes.invoice.body.ok}}'),
+        http('notify', '/notify'),
+      ],
+      [
+        { source: 'order', target: 'invoice' },
+        { source: 'invoice', target: 'confirm' },
+        { source: 'order', target: 'notify' },
+      ],
+    );
+    server.failing.add('/invoice');
+    const original = await run(wf.id, { order: 7 });
+    expect(original.status).toBe('partial');
+    expect(step(original, 'invoice').status).toBe('failed');
+    expect([calls('/order'), calls('/invoice'), calls('/notify')]).toEqual([1, 1, 1]);
+
+    server.failing.delete('/invoice');
+    const retried = await retry(original.id);
+    expect(retried.status).toBe('success');
+    expect(retried.retry_of).toBe(original.id);
+    expect(retried.mode).toBe('production');
+    expect(retried.trigger).toBe('retry');
+    // The order and the notification were not sent again; the invoice was, and what follows it ran.
+    expect([calls('/order'), calls('/invoice'), calls('/notify')]).toEqual([1, 2, 1]);
+    expect(step(retried, 'order')).toMatchObject({ status: 'completed', source: 'recorded' });
+    expect(step(retried, 'notify')).toMatchObject({ status: 'completed', source: 'recorded' });
+    expect(step(retried, 'invoice').source ?? null).toBeNull();
+    expect(step(retried, 'invoice').output.body.ok).toBe(true);
+    expect(step(retried, 'confirm').output).toEqual({ value: true });
+
+    const after = await api('GET', `/executions/${original.id}`);
+    expect(after.body.status).toBe('partial');
+    const listed = await api('GET', `/executions?workflow_id=${wf.id}`);
+    expect(listed.body.data.map((e: any) => e.retry_of)).toContain(original.id);
+  });
+
+  it('in a loop, runs again only the failed items and what follows the loop', async () => {
+    const wf = await createWorkflow(
+      [
+        { id: 'each', type: 'action.loop', config: { items: '{{trigger.items}}' } },
+        http('get', '/item/{{loop.item}}', { on_failure: 'continue' }),
+        transform('after', '{{nodes.each.count}}'),
+      ],
+      [
+        { source: 'each', target: 'get', source_handle: 'each' },
+        { source: 'each', target: 'after', source_handle: 'done' },
+      ],
+    );
+    server.failing.add('/item/b');
+    const original = await run(wf.id, { items: ['a', 'b', 'c'] });
+    expect(original.status).toBe('partial');
+    server.failing.delete('/item/b');
+    const retried = await retry(original.id);
+    expect(retried.status).toBe('success');
+    expect([calls('/item/a'), calls('/item/b'), calls('/item/c')]).toEqual([1, 2, 1]);
+    expect(stepsOf(retried, 'get').map((s: any) => [s.iteration, s.status, s.source ?? null])).toEqual([
+      [0, 'completed', 'recorded'],
+      [1, 'completed', null],
+      [2, 'completed', 'recorded'],
+    ]);
+  });
+
+  it('answers 409 for an execution that succeeded, and 404 for an unknown one', async () => {
+    const wf = await createWorkflow([transform('only', 'x')], []);
+    const done = await run(wf.id);
+    expect(done.status).toBe('success');
+    const refused = await api('POST', `/executions/${done.id}/retry`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toMatch(/failed and partial/);
+    expect((await api('POST', '/executions/00000000-0000-4000-8000-000000000000/retry')).status).toBe(404);
+  });
+});
