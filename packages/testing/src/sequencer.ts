@@ -3,23 +3,29 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The files that take minutes (each runs a whole `weft up` stack, real service processes or a
- * browser), longest first, as measured on the 2-core machine. They start first, so that no worker
+ * browser), longest first, as measured on the 2-core machine (fresh clone, 2026-11-27). They start first, so that no worker
  * is left running one of them alone at the end of the run while the other idles.
  */
 export const LONGEST_FILES = [
-  'services/api/test/contract-fuzz.test.ts',
-  'services/cli/test/backup-restore.test.ts',
-  'services/cli/test/weft-up.test.ts',
   'web/test/web-app.test.ts',
+  'services/api/test/contract-fuzz.test.ts',
+  'services/cli/test/weft-up-supervision.test.ts',
+  'services/cli/test/weft-up.test.ts',
+  'services/cli/test/backup-restore.test.ts',
+  'temporal/test/engine.test.ts',
   'web/test/editor.test.ts',
   'web/test/editor-fixes.test.ts',
-  'web/test/workbench.test.ts',
-  'web/test/build-loop.test.ts',
-  'services/cli/test/weft-up-supervision.test.ts',
   'temporal/test/durability.test.ts',
-  'services/api/test/client-generators.test.ts',
+  'web/test/build-loop.test.ts',
+  'services/cli/test/deployment.test.ts',
+  'services/cli/test/admin-commands.test.ts',
+  'temporal/test/durability-chat.test.ts',
   'services/cli/test/keys.test.ts',
+  'web/test/workbench.test.ts',
+  'services/api/test/client-generators.test.ts',
   'services/cli/test/weft-up-startup.test.ts',
+  'temporal/test/durability-combined.test.ts',
+  'temporal/test/templates-e2e.test.ts',
 ];
 
 /**
