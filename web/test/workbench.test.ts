@@ -166,3 +166,84 @@ describe('replay and compare', () => {
     await context.close();
   });
 });
+
+describe('the executions list', () => {
+  it('searches by trigger data and execution id, and deletes a selection after asking, keyboard only', {
+    timeout: 120_000,
+  }, async () => {
+    const context = await signedIn();
+    const api = await apiAs(context.request);
+    const created = await api('POST', '/workflows', {
+      name: 'Guest list',
+      trigger_type: 'manual',
+      status: 'active',
+      nodes: [transform('greet', 'Hello {{trigger.guest}}')],
+      edges: [],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const ids: Record<string, string> = {};
+    for (const guest of ['Grace Hopper', 'Alan Turing', 'Ada Lovelace']) {
+      const started = await api('POST', `/workflows/${created.body.id}/execute`, { input: { guest } });
+      ids[guest] = started.body.execution_id;
+    }
+    for (const id of Object.values(ids)) {
+      await expect
+        .poll(async () => (await api('GET', `/executions/${id}`)).body.status, POLL)
+        .toBe('success');
+    }
+
+    const page = await context.newPage();
+    await page.goto(`/executions?workflow_id=${created.body.id}`);
+    await expect.poll(() => page.locator('tbody tr').count(), POLL).toBe(3);
+    // Search by text in the trigger data, typed as a person types (no Enter needed).
+    await page.getByLabel('Search').fill('hopper');
+    await expect.poll(() => page.locator('tbody tr').count(), POLL).toBe(1);
+    expect(page.url()).toContain('q=hopper');
+    // By execution id: pasted whole, then Enter.
+    await page.getByLabel('Search').fill(ids['Alan Turing'] as string);
+    await page.getByLabel('Search').press('Enter');
+    await expect
+      .poll(() => page.locator('tbody tr a').first().getAttribute('href'), POLL)
+      .toBe(`/executions/${ids['Alan Turing']}`);
+    expect(await page.locator('tbody tr').count()).toBe(1);
+    await page.getByLabel('Search').fill('');
+    await page.getByLabel('Search').press('Enter');
+    await expect.poll(() => page.locator('tbody tr').count(), POLL).toBe(3);
+
+    // Select the page with the keyboard, then delete after the confirmation.
+    await page.getByLabel('Select every execution on this page').focus();
+    await page.keyboard.press('Space');
+    const bulk = page.getByRole('region', { name: 'Bulk actions' });
+    await expect.poll(() => bulk.textContent(), POLL).toContain('3 selected');
+    // Ended runs: nothing to retry or cancel.
+    expect(await bulk.getByRole('button', { name: 'Retry' }).isDisabled()).toBe(true);
+    expect(await bulk.getByRole('button', { name: 'Cancel' }).isDisabled()).toBe(true);
+    await expectAccessible(page, 'executions with a selection');
+    await screenshot(page, 'executions-bulk-wide-light');
+    await bulk.getByRole('button', { name: 'Delete' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.textContent(), POLL).toContain('Delete 3 executions?');
+    await dialog.getByRole('button', { name: 'Delete' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: '3 executions deleted.' }).waitFor();
+    await page.getByText('No executions match').waitFor();
+    for (const id of Object.values(ids)) expect((await api('GET', `/executions/${id}`)).status).toBe(404);
+
+    const another = await api('POST', `/workflows/${created.body.id}/execute`, {
+      input: { guest: 'Barbara Liskov' },
+    });
+    await expect
+      .poll(async () => (await api('GET', `/executions/${another.body.execution_id}`)).body.status, POLL)
+      .toBe('success');
+    const narrow = await signedIn({ width: 'narrow', dark: true });
+    const small = await narrow.newPage();
+    await small.goto(`/executions?workflow_id=${created.body.id}`);
+    await small.getByLabel('Select every execution on this page').check();
+    await small.getByRole('region', { name: 'Bulk actions' }).waitFor();
+    await expectAccessible(small, 'executions selection narrow dark');
+    await screenshot(small, 'executions-bulk-narrow-dark');
+    await narrow.close();
+    await context.close();
+  });
+});

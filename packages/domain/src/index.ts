@@ -34,6 +34,7 @@ export * from './event-types/catalog';
 export * from './event-types/list';
 export * from './events/publish';
 export * from './executions/cancel';
+export * from './executions/delete';
 export * from './executions/execute-workflow';
 export * from './executions/execution-engine';
 export * from './executions/get';

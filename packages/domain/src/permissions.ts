@@ -9,6 +9,7 @@ export const PERMISSIONS = [
   'executions.view',
   'executions.retry',
   'executions.cancel',
+  'executions.delete',
   'events.publish',
   'webhooks.view',
   'webhooks.manage',

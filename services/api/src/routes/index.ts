@@ -27,6 +27,7 @@ import { registerDocs } from './docs/docs';
 import { registerListEventTypes } from './event-types/list';
 import { registerPublishEvent } from './events/publish';
 import { registerCancelExecution } from './executions/cancel';
+import { registerDeleteExecution } from './executions/delete';
 import { registerGetExecution } from './executions/get';
 import { registerListExecutions } from './executions/list';
 import { registerRetryExecution } from './executions/retry';
@@ -142,6 +143,7 @@ export const authenticatedApiRoutes: readonly RegisterRoute[] = [
   registerGetExecution,
   registerRetryExecution,
   registerCancelExecution,
+  registerDeleteExecution,
   registerTestWorkflow,
   registerReplayExecution,
   registerCompareExecutions,

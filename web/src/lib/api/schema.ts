@@ -636,7 +636,8 @@ export interface paths {
         get: operations["getExecution"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Delete an ended execution with its steps (409 while it runs, waits or awaits a retry) */
+        delete: operations["deleteExecution"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4938,7 +4939,7 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    permissions: ("workflows.view" | "workflows.create" | "workflows.update" | "workflows.delete" | "workflows.execute" | "executions.view" | "executions.retry" | "executions.cancel" | "events.publish" | "webhooks.view" | "webhooks.manage" | "api_keys.view" | "api_keys.manage" | "audit.view" | "credentials.view" | "credentials.manage" | "modules.view" | "modules.manage" | "settings.view" | "settings.manage" | "users.view" | "users.manage" | "*")[];
+                    permissions: ("workflows.view" | "workflows.create" | "workflows.update" | "workflows.delete" | "workflows.execute" | "executions.view" | "executions.retry" | "executions.cancel" | "executions.delete" | "events.publish" | "webhooks.view" | "webhooks.manage" | "api_keys.view" | "api_keys.manage" | "audit.view" | "credentials.view" | "credentials.manage" | "modules.view" | "modules.manage" | "settings.view" | "settings.manage" | "users.view" | "users.manage" | "*")[];
                 } & {
                     [key: string]: components["schemas"]["JsonValue"];
                 };
@@ -5446,6 +5447,8 @@ export interface operations {
                 mode?: "production" | "test";
                 /** @description Replays of this execution only */
                 replay_of?: string;
+                /** @description Search: a whole execution id finds that execution; other text is matched (any case) in the trigger data and the event name */
+                q?: string;
                 from?: string;
                 to?: string;
             };
@@ -5553,6 +5556,91 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Validation error: a parameter, header or body field is invalid (see error.fields) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable for the moment; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteExecution: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

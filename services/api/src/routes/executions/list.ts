@@ -43,6 +43,10 @@ const route = createRoute({
         .optional()
         .openapi({ description: '`test`: test runs and replays only; `production`: the others' }),
       replay_of: z.uuid().optional().openapi({ description: 'Replays of this execution only' }),
+      q: z.string().trim().min(1).max(200).optional().openapi({
+        description:
+          'Search: a whole execution id finds that execution; other text is matched (any case) in the trigger data and the event name',
+      }),
       from: z.iso.datetime({ offset: true }).optional(),
       to: z.iso.datetime({ offset: true }).optional(),
     }),
@@ -66,6 +70,7 @@ export function registerListExecutions(app: OpenAPIHono<AppEnv>) {
         status: q.status,
         mode: q.mode,
         replayOf: q.replay_of,
+        search: q.q,
         from: q.from ? new Date(q.from) : undefined,
         to: q.to ? new Date(q.to) : undefined,
       },
@@ -76,6 +81,7 @@ export function registerListExecutions(app: OpenAPIHono<AppEnv>) {
       status: q.status,
       mode: q.mode,
       replay_of: q.replay_of,
+      q: q.q,
       from: q.from,
       to: q.to,
     };

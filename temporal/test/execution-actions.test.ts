@@ -3,9 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CountingServer, startCountingServer } from './support';
 
 /**
- * Retrying a partial execution from its failed steps (issue 21 §1.4), on the real engine: a new
- * production execution (`retry_of` the original) reuses every step the original completed, so a
- * counting HTTP server sees no second call to them, and runs the failed steps and what follows.
+ * What an operator does to executions after they ran (issue 21), on the real engine:
+ * - retrying a partial execution from its failed steps (§1.4): a new production execution
+ *   (`retry_of` the original) reuses every step the original completed, so a counting HTTP server
+ *   sees no second call to them, and runs the failed steps and what follows;
+ * - searching the list by execution id and trigger data, and deleting ended executions (§2).
  */
 let h: EngineHarness;
 let org: { organizationId: string; key: string };
@@ -145,5 +147,46 @@ describe('retrying a partial execution from its failed steps', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toMatch(/failed and partial/);
     expect((await api('POST', '/executions/00000000-0000-4000-8000-000000000000/retry')).status).toBe(404);
+  });
+});
+
+describe('the executions list: search and delete', () => {
+  it('finds an execution by its id and by text in its trigger data or event, in any case', async () => {
+    const wf = await createWorkflow([transform('only', '{{trigger.customer}}')], []);
+    const ada = await run(wf.id, { customer: 'Ada Lovelace', order: 'A-100_%' });
+    const bob = await run(wf.id, { customer: 'Bob Babbage', order: 'B-200' });
+    const ids = async (q: string) => {
+      const found = await api('GET', `/executions?workflow_id=${wf.id}&q=${encodeURIComponent(q)}`);
+      expect(found.status, JSON.stringify(found.body)).toBe(200);
+      return found.body.data.map((e: any) => e.id);
+    };
+    expect(await ids(bob.id)).toEqual([bob.id]);
+    expect(await ids(bob.id.toUpperCase())).toEqual([bob.id]);
+    expect(await ids('lovelace')).toEqual([ada.id]);
+    expect((await ids('B-')).sort()).toEqual([bob.id]);
+    // LIKE's wildcards are text here: "_%" matches only the order that has them.
+    expect(await ids('_%')).toEqual([ada.id]);
+    expect(await ids('nobody at all')).toEqual([]);
+    const tooLong = await api('GET', `/executions?q=${'x'.repeat(201)}`);
+    expect(tooLong.status).toBe(422);
+  });
+
+  it('deletes an ended execution with its steps; refuses a failed one (it waits for a retry) and an unknown one', async () => {
+    const wf = await createWorkflow([transform('only', 'x')], []);
+    const done = await run(wf.id);
+    expect((await api('DELETE', `/executions/${done.id}`)).status).toBe(204);
+    expect((await api('GET', `/executions/${done.id}`)).status).toBe(404);
+    expect((await api('DELETE', `/executions/${done.id}`)).status).toBe(404);
+
+    const failing = await createWorkflow([http('boom', '/always-fails', { on_failure: 'abort' })], []);
+    server.failing.add('/always-fails');
+    const failed = await run(failing.id);
+    expect(failed.status).toBe('failed');
+    const refused = await api('DELETE', `/executions/${failed.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toMatch(/cancel it first/);
+    expect((await api('POST', `/executions/${failed.id}/cancel`)).status).toBe(200);
+    expect((await api('DELETE', `/executions/${failed.id}`)).status).toBe(204);
+    server.failing.delete('/always-fails');
   });
 });
