@@ -303,4 +303,69 @@ describe('the build loop in the editor', () => {
     }
     await context.close();
   });
+
+  it('debugs a past execution in the editor: its outputs become pins, and a test run calls nothing pinned', {
+    timeout: 120_000,
+  }, async () => {
+    const context = await signedIn();
+    const api = await apiAs(context.request);
+    const created = await api('POST', '/workflows', {
+      name: 'Refund desk',
+      trigger_type: 'manual',
+      status: 'active',
+      nodes: [
+        {
+          id: 'lookup',
+          name: 'Look up the refund',
+          type: 'action.http_request',
+          config: { method: 'GET', url: `${http.baseUrl}/refund` },
+        },
+        {
+          id: 'decide',
+          name: 'Decide',
+          type: 'action.transform',
+          config: { assignments: [{ key: 'verdict', value: 'checked {{nodes.lookup.body.path}}' }] },
+        },
+      ],
+      edges: [{ source: 'lookup', target: 'decide' }],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const workflowId = created.body.id as string;
+    const started = await api('POST', `/workflows/${workflowId}/execute`, { input: { refund: 'R-9' } });
+    const productionId = started.body.execution_id as string;
+    await expect
+      .poll(async () => (await api('GET', `/executions/${productionId}`)).body.status, POLL)
+      .toBe('success');
+    expect(http.byPath('/refund')).toBe(1);
+
+    // From the execution's page, by keyboard: the link opens the editor with the run's data pinned.
+    const page = await context.newPage();
+    await page.goto(`/executions/${productionId}`);
+    const debug = page.getByRole('link', { name: 'Debug in editor' });
+    await debug.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`**/workflows/${workflowId}/edit?debug=${productionId}`);
+    await page.getByText('Pinned the outputs of 1 step that calls out').waitFor();
+    // Only the step that calls out is pinned; the computed one runs again, so a change to it shows.
+    expect(await node(page, 'decide').getAttribute('class')).not.toContain('step-pinned');
+    await expect.poll(() => node(page, 'lookup').getAttribute('class'), POLL).toContain('step-pinned');
+    await expectAccessible(page, 'debug in editor');
+    await screenshot(page, 'debug-in-editor-wide-light');
+
+    // A test run now uses the pins: the refund service is not called again.
+    await page.getByRole('button', { name: 'Test run' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Run' }).click();
+    await expect
+      .poll(async () => {
+        const list = await api('GET', `/executions?workflow_id=${workflowId}&mode=test`);
+        return list.body.data[0]?.status;
+      }, POLL)
+      .toBe('success');
+    const test = (await api('GET', `/executions?workflow_id=${workflowId}&mode=test`)).body.data[0];
+    const ran = (await api('GET', `/executions/${test.id}`)).body as ExecutionRow;
+    expect(stepOf(ran, 'lookup')?.source).toBe('pin');
+    expect(stepOf(ran, 'decide')?.output).toEqual({ verdict: 'checked /refund' });
+    expect(http.byPath('/refund')).toBe(1);
+    await context.close();
+  });
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { canonicalNodeType, NODE_TYPE_ALIASES } from './aliases';
 import { NODE_CATEGORIES, type NodeTypeDefinition, versionOf } from './define';
 import * as nodeTypeModules from './types';
+import { replaysFromRecording } from './workbench';
 
 /**
  * Every node type version, from `types.ts` (one line per type), ordered as the palette shows them:
@@ -120,6 +121,9 @@ export function describeNodeType(definition: NodeTypeDefinition) {
     category: definition.category,
     description: definition.description,
     icon: definition.icon ?? 'box',
+    reuses_recording: replaysFromRecording(
+      definition.workflow ?? { type: definition.type, runsIn: 'activity' },
+    ),
     ...describeVersion(definition),
     previous_versions: older.map(describeVersion),
   };

@@ -37,6 +37,7 @@ describe('GET /node-types', () => {
           'output_schema',
           'ports',
           'previous_versions',
+          'reuses_recording',
           'type',
           'version',
         ].sort(),
@@ -52,6 +53,18 @@ describe('GET /node-types', () => {
       expect(t.ports.inputs, t.type).toEqual(expect.any(Array));
       expect(t.ports.outputs, t.type).toBeDefined();
     }
+  });
+
+  it('says which types a replay reuses from the recording: those that call out or wait, not computed ones', () => {
+    const reuses = (type: string) => types.find((t) => t.type === type)?.reuses_recording;
+    expect(
+      ['action.http_request', 'action.email.send', 'action.ai.prompt', 'action.delay'].map(reuses),
+    ).toEqual([true, true, true, true]);
+    expect(['action.transform', 'action.condition', 'action.code'].map(reuses)).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('gives each config_schema as a JSON Schema object with properties', () => {

@@ -1376,6 +1376,7 @@ export interface components {
             description: string;
             /** @enum {string} */
             icon: "box" | "globe" | "branch" | "split" | "repeat" | "merge" | "clock" | "hourglass" | "play" | "megaphone" | "code" | "wand" | "mail" | "chat" | "sparkles" | "bot" | "hand" | "form" | "wrench";
+            reuses_recording: boolean;
             version: number;
             config_schema?: unknown;
             output_schema?: unknown;

@@ -284,6 +284,23 @@ export class WorkflowEditor {
     this.commit();
   }
 
+  /** Pins these outputs on their steps, as one edit (one undo): "Debug in editor" (debug.ts). */
+  pinOutputs(pins: ReadonlyMap<string, Record<string, unknown>>) {
+    if (pins.size === 0) return;
+    this.nodes = this.nodes.map((n) => {
+      if (n.type !== 'step') return n;
+      const step = n as CanvasNode;
+      const pin = pins.get(step.id);
+      return pin
+        ? this.#describe({
+            ...step,
+            data: { ...step.data, saved: { ...step.data.saved, pinned_output: pin } },
+          })
+        : n;
+    });
+    this.commit();
+  }
+
   updateTrigger(type: string, config: Record<string, unknown>) {
     this.triggerType = type;
     this.triggerConfig = config;

@@ -11,6 +11,11 @@ const NodeTypeDescription = z
     description: z.string(),
     /** The editor's icon for the type's steps. */
     icon: z.enum(NODE_ICONS),
+    /**
+     * Whether a replay reuses a step's recorded output instead of running it (the type reaches
+     * outside Weft, or waits); "Debug in editor" pins these steps, so a test run repeats nothing.
+     */
+    reuses_recording: z.boolean(),
     /** The latest version: what a new node gets (`type_version`); the schemas below are its. */
     version: z.number().int(),
     config_schema: z.unknown(),
