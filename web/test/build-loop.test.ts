@@ -368,4 +368,73 @@ describe('the build loop in the editor', () => {
     expect(http.byPath('/refund')).toBe(1);
     await context.close();
   });
+
+  it('previews an expression as it is typed, pipes stage by stage; autocompletes to any depth; edits it large', {
+    timeout: 120_000,
+  }, async () => {
+    const context = await signedIn();
+    const api = await apiAs(context.request);
+    const created = await api('POST', '/workflows', {
+      name: 'Preview desk',
+      trigger_type: 'manual',
+      status: 'active',
+      nodes: [
+        {
+          id: 'fetch',
+          name: 'Fetch order',
+          type: 'action.http_request',
+          config: { method: 'GET', url: `${http.baseUrl}/preview` },
+          pinned_output: { status: 200, body: { items: [{ sku: 'A-1', qty: 3 }] } },
+        },
+        {
+          id: 'shape',
+          name: 'Shape',
+          type: 'action.transform',
+          config: { assignments: [{ key: 'value', value: 'old' }] },
+        },
+      ],
+      edges: [{ source: 'fetch', target: 'shape' }],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const page = await context.newPage();
+    await page.goto(`/workflows/${created.body.id}/edit`);
+    await node(page, 'shape').click();
+    const value = page.locator('#field-config-assignments-0-value');
+    await value.fill('');
+    // Autocomplete walks the pinned output: into the list, its first item, then its fields.
+    await value.pressSequentially('{{ nodes.fetch.body.items.0.s');
+    await page.getByRole('option', { name: /nodes\.fetch\.body\.items\.0\.sku/ }).waitFor();
+    await value.press('Tab');
+    await expect.poll(() => value.inputValue(), POLL).toBe('{{ nodes.fetch.body.items.0.sku }}');
+    const preview = page.locator('.preview').first();
+    await expect.poll(() => preview.textContent(), POLL).toContain('Preview: A-1');
+    // Pipes, stage by stage, as they are typed (no save, no run).
+    await value.fill('Item {{ nodes.fetch.body.items.0.sku | lower | default:none }}');
+    await expect.poll(() => preview.textContent(), POLL).toContain('Preview: Item a-1');
+    const stages = page.getByRole('list', { name: /How .* is computed/ });
+    await expect
+      .poll(() => stages.locator('li').allTextContents(), POLL)
+      .toEqual(['nodes.fetch.body.items.0.sku → A-1', '| lower → a-1', '| default:none → a-1']);
+    await expectAccessible(page, 'live expression preview');
+    await screenshot(page, 'expression-preview-wide-light');
+
+    // The large editor: the same field, with room; Apply writes it back.
+    await page
+      .getByRole('button', { name: 'Open field-config-assignments-0-value in the large expression editor' })
+      .click();
+    const large = page.getByRole('dialog', { name: 'Edit the expression' });
+    const area = large.locator('textarea');
+    await expect.poll(() => area.inputValue(), POLL).toContain('| default:none');
+    await area.fill('{{ nodes.fetch.body.items.0.qty | default:0 }} pieces');
+    await expect
+      .poll(() => large.locator('.preview').first().textContent(), POLL)
+      .toContain('Preview: 3 pieces');
+    await expectAccessible(page, 'large expression editor');
+    await screenshot(page, 'expression-editor-large-wide-light');
+    await large.getByRole('button', { name: 'Apply' }).click();
+    await expect
+      .poll(() => value.inputValue(), POLL)
+      .toBe('{{ nodes.fetch.body.items.0.qty | default:0 }} pieces');
+    await context.close();
+  });
 });

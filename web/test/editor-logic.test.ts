@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { edgeKey } from '../src/lib/canvas/mapper';
-import { applySuggestion, caretSpot, expressionParts, suggest } from '../src/lib/editor/expressions';
+import {
+  applySuggestion,
+  caretSpot,
+  expressionParts,
+  previewExpression,
+  suggest,
+} from '../src/lib/editor/expressions';
 import {
   connectionProblem,
   copyFragment,
@@ -170,6 +176,41 @@ describe('expression autocomplete', () => {
       { text: '{{ trigger.name }}', expression: true },
       { text: '!', expression: false },
     ]);
+  });
+});
+
+describe('autocomplete to any depth, and the live preview', () => {
+  const data = {
+    trigger: { customer: { name: 'Ada', tags: ['vip', 'new'] } },
+    nodes: { fetch: { status: 200, body: { items: [{ sku: 'A1', qty: 2 }] } } },
+  };
+  const context = {
+    upstream: [{ id: 'fetch', name: 'Fetch the order', fields: ['status', 'body'] }],
+    triggerFields: ['customer'],
+    insideLoop: false,
+    data,
+  };
+  const at = (text: string) => suggest(text, text.length, context).map((s) => s.label);
+
+  it("walks the step's data: nested objects, then an array's first item, then its fields", () => {
+    expect(at('{{ trigger.customer.')).toEqual(['trigger.customer.name', 'trigger.customer.tags']);
+    expect(at('{{ nodes.fetch.body.')).toEqual(['nodes.fetch.body.items']);
+    expect(at('{{ nodes.fetch.body.items.')).toEqual(['nodes.fetch.body.items.0']);
+    expect(at('{{ nodes.fetch.body.items.0.q')).toEqual(['nodes.fetch.body.items.0.qty']);
+    expect(at('{{ nodes.other.x.')).toEqual([]);
+    expect(suggest('{{ trigger.customer.', 20, { ...context, data: undefined })).toEqual([]);
+  });
+
+  it('previews a field on that data as the engine renders it, with each pipe stage by stage', () => {
+    const preview = previewExpression('Hi {{ trigger.customer.tags | first | upper }}!', data);
+    expect(preview.value).toBe('Hi VIP!');
+    expect(preview.traces[0]?.stages.map((s) => [s.label, s.value])).toEqual([
+      ['trigger.customer.tags', ['vip', 'new']],
+      ['| first', 'vip'],
+      ['| upper', 'VIP'],
+    ]);
+    expect(previewExpression('{{ nodes.fetch.body.items[0].qty }}', data).value).toBe(2);
+    expect(previewExpression('{{ trigger.x | nosuch }}', data).traces[0]?.error).toMatch(/nosuch/);
   });
 });
 

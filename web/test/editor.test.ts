@@ -224,7 +224,7 @@ describe('the canvas editor', () => {
       .admin`select count(*)::int as n from execution_steps where resolved_config::text like '%secret-token-0123456789%'`;
     expect(leak?.n).toBe(0);
     await node(page, 'transform').click();
-    await page.getByText('Last run: ada@example.com').waitFor();
+    await page.getByText('Preview: ada@example.com').waitFor();
     await page.getByRole('tab', { name: /Last run/ }).click();
     await page
       .getByText(/"email": "ada@example.com"/)

@@ -7,6 +7,7 @@ export {
   compileTemplate,
   EXECUTION_FIELDS,
   type ExpressionScope,
+  type ExpressionTrace,
   findExpressions,
   isParsedExpression,
   LOOP_FIELDS,
@@ -14,5 +15,6 @@ export {
   PIPE_NAMES,
   PIPE_USAGE,
   renderTemplate,
+  traceTemplate,
 } from './interpolation';
 export { upstreamOf } from './validate';

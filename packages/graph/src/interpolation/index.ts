@@ -27,3 +27,4 @@ export {
   type RenderOptions,
   referencesCredentials,
 } from './scope';
+export { type ExpressionStage, type ExpressionTrace, traceTemplate } from './stages';

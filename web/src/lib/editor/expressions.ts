@@ -1,4 +1,4 @@
-import { EXECUTION_FIELDS, LOOP_FIELDS, PIPE_USAGE } from '@weft/graph/editor';
+import { EXECUTION_FIELDS, LOOP_FIELDS, PIPE_USAGE, renderTemplate, traceTemplate } from '@weft/graph/editor';
 
 /**
  * Autocomplete for `{{ … }}` fields: where the caret is (a path or a pipe inside an open
@@ -17,6 +17,32 @@ export interface ExpressionContext {
   /** Field names of the trigger data (sample payload or last run). */
   triggerFields: string[];
   insideLoop: boolean;
+  /**
+   * The data the step would see (the last run's outputs, pins, the trigger data): autocomplete
+   * walks it to any depth, and the field previews its expressions on it as they are typed.
+   */
+  data?: { trigger: unknown; nodes: Record<string, unknown>; loop?: unknown };
+}
+
+/** The value at `path` (dot segments, numbers index arrays) in `root`, or undefined. */
+function valueAt(root: unknown, path: readonly string[]): unknown {
+  let value = root;
+  for (const segment of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
+}
+
+/** What may follow a value in a path: an object's keys, or an array's first index. */
+function keysOf(value: unknown): { name: string; detail: string }[] {
+  if (Array.isArray(value))
+    return value.length ? [{ name: '0', detail: `first of ${value.length} items` }] : [];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).map(([name, item]) => ({
+    name,
+    detail: Array.isArray(item) ? `list of ${item.length}` : item === null ? 'null' : typeof item,
+  }));
 }
 
 interface CaretSpot {
@@ -86,6 +112,14 @@ export function suggest(text: string, caret: number, context: ExpressionContext)
       const node = context.upstream.find((n) => n.id === second);
       return (node?.fields ?? []).map((f) => ({ name: f, detail: `output of ${node?.name}` }));
     }
+    // Deeper: the fields of the data the step would see, to any depth.
+    const data = context.data;
+    if (!data) return [];
+    const inner = segments.slice(1, -1);
+    if (root === 'trigger') return keysOf(valueAt(data.trigger, inner));
+    if (root === 'loop' && context.insideLoop) return keysOf(valueAt(data.loop, inner));
+    if (root === 'nodes' && context.upstream.some((n) => n.id === second))
+      return keysOf(valueAt(data.nodes, inner));
     return [];
   };
   // A node is rarely wanted whole: taking one continues into its fields.
@@ -127,4 +161,35 @@ export function fieldNames(schemaOrValue: unknown, isSchema: boolean): string[] 
   if (!schemaOrValue || typeof schemaOrValue !== 'object' || Array.isArray(schemaOrValue)) return [];
   if (isSchema) return Object.keys(((schemaOrValue as { properties?: object }).properties ?? {}) as object);
   return Object.keys(schemaOrValue);
+}
+
+/** A short text of a value for a preview line (JSON for objects, cut at `max` characters). */
+export function shortText(value: unknown, max = 120): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * A field's value on the data the step would see, as the engine would render it (the same
+ * @weft/graph code), and each expression stage by stage. `execution.*` reads stand-in values: the
+ * run does not exist yet.
+ */
+export function previewExpression(text: string, data: NonNullable<ExpressionContext['data']>) {
+  const scope = {
+    trigger: data.trigger,
+    nodes: data.nodes,
+    ...(data.loop === undefined
+      ? {}
+      : { loop: data.loop as { item: unknown; index: number; count: number } }),
+    execution: { id: '(this run)', workflow_id: '(this workflow)', started_at: new Date().toISOString() },
+  };
+  const options = { now: new Date(), timezone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC' };
+  let value: unknown;
+  let error: string | undefined;
+  try {
+    value = renderTemplate(text, scope, options);
+  } catch (failure) {
+    error = (failure as Error).message;
+  }
+  return { value, error, traces: traceTemplate(text, scope, options) };
 }
