@@ -175,6 +175,16 @@ describe('MCP server', () => {
       { 'mcp-protocol-version': '2025-11-25' },
     );
     expect(call.body.result).toMatchObject({ isError: false, structuredContent: { text: 'Hello Lin' } });
+    // Answers are always JSON: a client accepting JSON only, or sending no Accept (curl), is served.
+    for (const accept of ['application/json', '*/*']) {
+      const plain = await post({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, { accept });
+      expect(plain.status, accept).toBe(200);
+    }
+    const eventsOnly = await post(
+      { jsonrpc: '2.0', id: 4, method: 'tools/list' },
+      { accept: 'text/event-stream' },
+    );
+    expect(eventsOnly.status).toBe(406);
   });
 
   it("keeps another organization's tools invisible and uncallable", async () => {

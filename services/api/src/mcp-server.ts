@@ -83,12 +83,25 @@ export function registerMcpServer(app: Hono, deps: McpServerDeps) {
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(c.req.raw);
+      return await transport.handleRequest(withJsonAccepted(c.req.raw));
     } finally {
       await server.close();
     }
   });
   app.route(MCP_PATH, mcp);
+}
+
+/**
+ * The transport answers 406 unless Accept names both JSON and an event stream; our answers are
+ * always JSON, so a client that accepts JSON (or sends no Accept, as curl does) is served too.
+ */
+function withJsonAccepted(request: Request): Request {
+  const accept = request.headers.get('accept') ?? '';
+  if (accept.includes('application/json') && accept.includes('text/event-stream')) return request;
+  if (accept !== '' && !/application\/json|\*\/\*/.test(accept)) return request;
+  const headers = new Headers(request.headers);
+  headers.set('accept', 'application/json, text/event-stream');
+  return new Request(request, { headers });
 }
 
 /** One request's MCP server: the caller's tool workflows as tools. */
