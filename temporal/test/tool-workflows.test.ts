@@ -96,6 +96,17 @@ describe('saving a tool workflow', () => {
     await save(org.key, toolWorkflow('lookup', 'inactive'), 200, first.id);
     await save(org.key, toolWorkflow('lookup', 'active'), 200, draft.id);
   });
+
+  it('lets only one of several concurrent activations of a name through', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        h
+          .request('POST', '/api/v1/workflows', { key: org.key, body: toolWorkflow('racing', 'active') })
+          .then((r) => r.status),
+      ),
+    );
+    expect(results.sort()).toEqual([201, 409, 409, 409]);
+  });
 });
 
 describe('calling a tool workflow', () => {
