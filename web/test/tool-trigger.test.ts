@@ -168,6 +168,14 @@ describe('the tool trigger', () => {
       .locator('#trigger-tool-name-error', { hasText: /must start with a lower-case letter/ })
       .waitFor();
     expect(await page.locator('#trigger-tool-name').getAttribute('aria-invalid')).toBe('true');
+    // The workflow's page says how it is called (another tab: the editor holds an unsaved edit).
+    const view = await page.context().newPage();
+    await view.goto(`/workflows/${workflowId}`);
+    await view
+      .locator('.tool-note', {
+        hasText: /call it as greet_customer once it is active; the MCP server is http/,
+      })
+      .waitFor();
     await page.context().close();
   });
 
