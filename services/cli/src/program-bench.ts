@@ -123,6 +123,20 @@ export function addBenchCommands(program: Command): void {
     );
 
   bench
+    .command('mcp')
+    .description('MCP tools/call latency of a one-node tool workflow, through the official SDK client')
+    .option('--calls <n>', 'calls per concurrency', positiveInt, 500)
+    .option('--concurrency <list>', 'concurrencies to run', positiveIntList, [1, 8])
+    .addOption(jsonOption())
+    .action(async (o) =>
+      (await import('./bench/mcp')).benchMcpCommand({
+        calls: o.calls,
+        concurrency: o.concurrency,
+        json: o.json ?? false,
+      }),
+    );
+
+  bench
     .command('web')
     .description("the executions page's first load in chromium")
     .option('--rows <n>', 'executions to seed', positiveInt, 10_000)

@@ -155,7 +155,7 @@ export async function startBenchStack(
       },
       metricsUrl,
     });
-    return { base, call, client, admin, organizationId: org.id, worker, api, layout, env, probe, stop };
+    return { base, key, call, client, admin, organizationId: org.id, worker, api, layout, env, probe, stop };
   } catch (error) {
     await stop();
     throw error;
