@@ -1,4 +1,4 @@
-import type { APIRequestContext } from 'playwright-core';
+import type { APIRequestContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CountingServer } from '../../temporal/test/support';
 import { expectAccessible, screenshot } from './browser';
@@ -244,6 +244,105 @@ describe('the executions list', () => {
     await expectAccessible(small, 'executions selection narrow dark');
     await screenshot(small, 'executions-bulk-narrow-dark');
     await narrow.close();
+    await context.close();
+  });
+});
+
+describe('the whole build loop by keyboard', () => {
+  it('builds a workflow, pins a step, runs one step, replays a run on the edited graph and compares, no mouse', {
+    timeout: 180_000,
+  }, async () => {
+    const context = await signedIn();
+    const api = await apiAs(context.request);
+    const created = await api('POST', '/workflows', {
+      name: 'Keyboard loop',
+      trigger_type: 'manual',
+      status: 'draft',
+      nodes: [],
+      edges: [],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const workflowId = created.body.id as string;
+    const page = await context.newPage();
+    const press = async (target: ReturnType<Page['locator']>, key = 'Enter') => {
+      await target.focus();
+      await page.keyboard.press(key);
+    };
+    await page.goto(`/workflows/${workflowId}/edit`);
+
+    // Build: two steps from the palette, each field typed, saved with Ctrl+S.
+    await press(page.getByRole('button', { name: 'Add HTTP Request' }));
+    await page.locator('#field-config-url').focus();
+    await page.keyboard.type(`${http.baseUrl}/keyboard`);
+    await press(page.getByRole('button', { name: 'Add Transform' }));
+    await page.locator('#field-config-assignments-0-key').focus();
+    await page.keyboard.type('said');
+    await page.locator('#field-config-assignments-0-value').focus();
+    await page.keyboard.type('v1 {{ nodes.http_request.body.path }}');
+    await page.keyboard.press('Control+s');
+    await page.getByText(/Saved as version \d+/).waitFor();
+
+    // A first test run (Ctrl+Enter, then Enter on Run) calls the server once.
+    await page.keyboard.press('Control+Enter');
+    await press(page.getByRole('dialog').getByRole('button', { name: 'Run' }));
+    await expect
+      .poll(
+        async () => (await api('GET', `/executions?workflow_id=${workflowId}`)).body.data[0]?.status,
+        POLL,
+      )
+      .toBe('success');
+    expect(http.byPath('/keyboard')).toBe(1);
+
+    // Pin the HTTP step's output from that run; run the transform alone: nothing is called.
+    await press(page.locator('.svelte-flow__node[data-id="http_request"]'));
+    await page.keyboard.press('Escape');
+    await press(page.getByRole('button', { name: 'Pin output' }));
+    await expect
+      .poll(() => page.locator('.svelte-flow__node[data-id="http_request"]').getAttribute('class'), POLL)
+      .toContain('step-pinned');
+    await press(page.locator('.svelte-flow__node[data-id="transform"]'));
+    await page.keyboard.press('Escape');
+    await press(page.getByRole('button', { name: 'Run this step' }));
+    await expect
+      .poll(async () => (await api('GET', `/executions?workflow_id=${workflowId}`)).body.data.length, POLL)
+      .toBe(2);
+    expect(http.byPath('/keyboard')).toBe(1);
+
+    // A production run of version 1 of the transform, then the transform edited and saved.
+    await press(page.getByRole('button', { name: 'Activate' }));
+    await expect
+      .poll(async () => (await api('GET', `/workflows/${workflowId}`)).body.status, POLL)
+      .toBe('active');
+    const started = await api('POST', `/workflows/${workflowId}/execute`, { input: {} });
+    const productionId = started.body.execution_id as string;
+    await expect
+      .poll(async () => (await api('GET', `/executions/${productionId}`)).body.status, POLL)
+      .toBe('success');
+    const calls = http.byPath('/keyboard');
+    const value = page.locator('#field-config-assignments-0-value');
+    await value.focus();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('v2 {{ nodes.http_request.body.path }}');
+    await page.keyboard.press('Control+s');
+    await expect
+      .poll(
+        async () => (await api('GET', `/workflows/${workflowId}`)).body.nodes[1]?.config.assignments[0].value,
+        POLL,
+      )
+      .toBe('v2 {{ nodes.http_request.body.path }}');
+
+    // Replay the production run on the edited version, then read the comparison.
+    await page.goto(`/executions/${productionId}`);
+    await press(page.getByRole('button', { name: 'Replay on this version' }));
+    await page.waitForURL(`**/executions/${productionId}/compare/*`);
+    const card = (nodeId: string) =>
+      page.locator('li.node').filter({ has: page.getByText(nodeId, { exact: true }) });
+    await expect.poll(() => card('transform').locator('.badge').textContent(), POLL).toBe('Changed');
+    expect(await card('http_request').locator('.badge').textContent()).toBe('Same');
+    // The replay reused the recorded HTTP answer.
+    expect(http.byPath('/keyboard')).toBe(calls);
+    await expectAccessible(page, 'compare after the keyboard loop');
+    await screenshot(page, 'keyboard-loop-compare-wide-light');
     await context.close();
   });
 });
