@@ -82,6 +82,7 @@ const engineUnavailable: ExecutionEngine = {
   retry: unavailable,
   cancel: unavailable,
   deliverEvent: unavailable,
+  deliverApproval: unavailable,
   touchCart: unavailable,
   closeCart: unavailable,
   syncWorkflowTriggers: unavailable,

@@ -1,0 +1,6 @@
+export * from './decide';
+export * from './link';
+export * from './list';
+export * from './open';
+export * from './present';
+export * from './types';
