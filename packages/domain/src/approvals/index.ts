@@ -1,3 +1,4 @@
+export * from './chat-reply';
 export * from './decide';
 export * from './link';
 export * from './list';
