@@ -295,6 +295,18 @@ async function start(template: Template, workflow: any): Promise<string> {
     case 'chat':
       await deliverChatMessage(payload ?? {}, `wamid.E2E-${template.id}`);
       return firstExecutionOf(workflow.id);
+    case 'form': {
+      // As the hosted page posts it: the form's token, the answers as JSON.
+      const token = new URL(workflow.form_url).pathname.split('/').pop();
+      const res = await h.app.request(`/api/forms/${token}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(payload ?? {}),
+      });
+      const answer = (await res.json()) as any;
+      expect(res.status, JSON.stringify(answer)).toBe(202);
+      return answer.execution_id;
+    }
     default: {
       // manual runs this way anyway. A schedule fire and a poll's new item start the same
       // interpreter with the same kind of payload ({scheduled_at} / the new item) as their
@@ -387,7 +399,7 @@ describe('templates end to end', () => {
     '%s clones, runs with its sample and ends as promised',
     async (_id, template) => {
       const target = await startHttpTarget((template.sample.http_responses ?? {}) as Record<string, unknown>);
-      const listens = ['event', 'webhook', 'chat'].includes(template.workflow.trigger_type);
+      const listens = ['event', 'webhook', 'chat', 'form'].includes(template.workflow.trigger_type);
       let workflowId: string | undefined;
       aiReply = template.sample.ai_reply ?? DEFAULT_AI_REPLY;
       try {

@@ -55,6 +55,7 @@ export * from './hooks/receipts';
 export * from './hooks/receive';
 export * from './hooks/regenerate-token';
 export * from './hooks/token';
+export * from './hosted-forms';
 export * from './idempotency/idempotency';
 export * from './json-safety';
 export * from './modules/check-module';

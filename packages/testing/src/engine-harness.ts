@@ -142,6 +142,8 @@ export async function createEngineHarness(
     chatCloudBaseUrl?: string;
     chatGatewayBaseUrl?: string;
     chatGatewayContentBaseUrl?: string;
+    /** More of the API's environment (a low HOOK_RATE_LIMIT, a captcha with a local verify URL). */
+    apiEnv?: Partial<Parameters<typeof createApp>[0]['env']>;
   } = {},
 ): Promise<EngineHarness> {
   const timeSkipping = options.timeSkipping ?? false;
@@ -182,6 +184,7 @@ export async function createEngineHarness(
       ...(options.chatGatewayContentBaseUrl
         ? { CHAT_GATEWAY_CONTENT_BASE_URL: options.chatGatewayContentBaseUrl }
         : {}),
+      ...options.apiEnv,
     },
     temporalReady: async () => true,
     engine,

@@ -16,7 +16,7 @@ import { getLogger, type Logger } from '@weft/telemetry';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv, OutboundProviders } from './app-env';
-import { accountsDepsFrom, type WebEnv } from './auth/web-session';
+import { accountsDepsFrom, captchaSettings, type WebEnv } from './auth/web-session';
 import { handleError } from './error-handler';
 import { authenticate } from './middleware/authenticate';
 import { limitBodySize } from './middleware/body-size';
@@ -29,6 +29,7 @@ import { registerChatWebhooks } from './routes/chat-webhooks/receive';
 import { registerHealthz } from './routes/health/healthz';
 import { registerReadyz } from './routes/health/readyz';
 import { registerReceiveHook } from './routes/hooks/receive';
+import { registerHostedForms } from './routes/hosted-forms/register';
 import { authenticatedApiRoutes, publicApiRoutes } from './routes/index';
 import { registerMetrics } from './routes/metrics/get';
 import { registerCodecCors } from './routes/temporal-codec/access';
@@ -247,6 +248,13 @@ function registerInboundEndpoints(app: Hono, deps: AppDeps, shared: SharedDeps) 
     logger: shared.logger,
   });
   registerApprovalLinks(app, { db: deps.db, engine: shared.engine });
+  registerHostedForms(app, {
+    db: deps.db,
+    engine: shared.engine,
+    ratePerMinute: deps.env.HOOK_RATE_LIMIT ?? DEFAULT_HOOK_RATE_LIMIT,
+    captcha: captchaSettings(deps.env),
+    trustedProxyHops: deps.env.TRUST_PROXY_HOPS,
+  });
   registerReceiveHook(app, {
     db: deps.db,
     engine: shared.engine,

@@ -1316,6 +1316,8 @@ export interface components {
             notes: unknown[];
             /** @description Webhook workflows only: POST JSON here to run it (no API key needed) */
             webhook_url?: string;
+            /** @description Form workflows only: the public page of the form; a submission runs it */
+            form_url?: string;
         };
         PollStatus: {
             workflow_id: string;
@@ -1669,7 +1671,7 @@ export interface components {
             /** @description Organization modules its nodes send through (chat, email, ai) */
             modules: ("chat" | "email" | "ai")[];
             /** @enum {string} */
-            trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat";
+            trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat" | "form";
             trigger_config: {
                 [key: string]: unknown;
             };
@@ -1684,7 +1686,7 @@ export interface components {
                 name: string;
                 description?: string | null;
                 /** @enum {string} */
-                trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat";
+                trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat" | "form";
                 trigger_config: {
                     [key: string]: unknown;
                 };
@@ -4022,7 +4024,7 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 status?: "active" | "inactive" | "draft";
-                trigger_type?: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat";
+                trigger_type?: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat" | "form";
                 /** @description Matches name or description */
                 search?: string;
             };
@@ -4106,7 +4108,7 @@ export interface operations {
                     name: string;
                     description?: string | null;
                     /** @enum {string} */
-                    trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat" | "trigger.event" | "trigger.manual" | "trigger.schedule" | "trigger.polling" | "trigger.webhook" | "trigger.chat";
+                    trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat" | "form" | "trigger.event" | "trigger.manual" | "trigger.schedule" | "trigger.polling" | "trigger.webhook" | "trigger.chat" | "trigger.form";
                     /** @default {} */
                     trigger_config?: {
                         [key: string]: components["schemas"]["JsonValue"];
@@ -4237,6 +4239,31 @@ export interface operations {
                     /** @enum {unknown} */
                     trigger_type?: "chat" | "trigger.chat";
                     trigger_config?: {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    trigger_type?: "form" | "trigger.form";
+                    trigger_config: {
+                        title: string;
+                        description?: string;
+                        fields: ({
+                            name: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "text" | "email" | "number" | "select" | "textarea" | "checkbox";
+                            /** @default false */
+                            required?: boolean;
+                            options?: string[];
+                            help?: string;
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        })[];
+                        submit_label?: string;
+                        success_message?: string;
+                        /** @default false */
+                        captcha?: boolean;
+                    } & {
                         [key: string]: components["schemas"]["JsonValue"];
                     };
                 });
@@ -4406,7 +4433,7 @@ export interface operations {
                     name: string;
                     description?: string | null;
                     /** @enum {string} */
-                    trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat" | "trigger.event" | "trigger.manual" | "trigger.schedule" | "trigger.polling" | "trigger.webhook" | "trigger.chat";
+                    trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat" | "form" | "trigger.event" | "trigger.manual" | "trigger.schedule" | "trigger.polling" | "trigger.webhook" | "trigger.chat" | "trigger.form";
                     /** @default {} */
                     trigger_config?: {
                         [key: string]: components["schemas"]["JsonValue"];
@@ -4537,6 +4564,31 @@ export interface operations {
                     /** @enum {unknown} */
                     trigger_type?: "chat" | "trigger.chat";
                     trigger_config?: {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    trigger_type?: "form" | "trigger.form";
+                    trigger_config: {
+                        title: string;
+                        description?: string;
+                        fields: ({
+                            name: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "text" | "email" | "number" | "select" | "textarea" | "checkbox";
+                            /** @default false */
+                            required?: boolean;
+                            options?: string[];
+                            help?: string;
+                        } & {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        })[];
+                        submit_label?: string;
+                        success_message?: string;
+                        /** @default false */
+                        captcha?: boolean;
+                    } & {
                         [key: string]: components["schemas"]["JsonValue"];
                     };
                 });

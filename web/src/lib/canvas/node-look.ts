@@ -111,4 +111,5 @@ export const TRIGGER_NAMES: Record<string, string> = {
   event: 'Event',
   polling: 'Polling',
   chat: 'Chat message',
+  form: 'Form',
 };
