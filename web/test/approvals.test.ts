@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SMTP_PASSWORD, SMTP_USER, type SmtpFake, startSmtpFake } from '../../temporal/test/template-fakes';
 import { expectAccessible, newContext, screenshot } from './browser';
 import { type BrowserInstallation, startBrowserInstallation } from './installation';
 
@@ -7,12 +8,13 @@ import { type BrowserInstallation, startBrowserInstallation } from './installati
 // comment and rejects another, the execution goes on; a viewer sees what waits but cannot decide.
 
 let app: BrowserInstallation;
+let smtp: SmtpFake;
 let workflowId = '';
 /** expect.poll waits 1 s by default: too short for a busy machine. Bounded by the test's timeout. */
 const POLL = { timeout: 30_000 };
 
 /** The API as the signed-in page calls it (session cookie + CSRF token). */
-async function apiCall(page: Page, method: 'GET' | 'POST', path: string, data?: unknown) {
+async function apiCall(page: Page, method: 'GET' | 'POST' | 'PUT', path: string, data?: unknown) {
   const csrf = await page.evaluate(
     async () => ((await (await fetch('/api/v1/me')).json()) as { csrf_token: string }).csrf_token,
   );
@@ -37,15 +39,17 @@ async function startRefund(page: Page, order: string, amount: number) {
 }
 
 beforeAll(async () => {
-  app = await startBrowserInstallation({
-    organization_name: 'Refund Desk',
-    name: 'Erin Editor',
-    email: 'erin@refunds.test',
-  });
+  smtp = await startSmtpFake();
+  app = await startBrowserInstallation(
+    { organization_name: 'Refund Desk', name: 'Erin Editor', email: 'erin@refunds.test' },
+    // The e-mail module's SMTP server is the local fake.
+    { SSRF_ALLOWLIST: '127.0.0.0/8' },
+  );
 }, 180_000);
 
 afterAll(async () => {
   await app?.close();
+  await smtp?.close();
 });
 
 describe('the Approvals inbox', () => {
@@ -167,5 +171,83 @@ describe('the Approvals inbox', () => {
     await expectAccessible(viewer, 'approvals as a viewer');
     await screenshot(viewer, 'approvals-viewer-narrow-light');
     await viewer.context().close();
+  });
+});
+
+describe('the e-mailed approval link', () => {
+  it('opens a confirm page (light and dark, phone width) that decides only when a button is pressed', async () => {
+    const admin = await (await app.signedIn()).newPage();
+    await admin.goto('/');
+    const module = await apiCall(admin, 'PUT', '/modules/email', {
+      host: '127.0.0.1',
+      port: smtp.port,
+      security: 'none',
+      allow_insecure: true,
+      username: SMTP_USER,
+      password: SMTP_PASSWORD,
+      from_email: 'automation@refunds.test',
+    });
+    expect(module.status, JSON.stringify(module.body)).toBe(200);
+    const created = await apiCall(admin, 'POST', '/workflows', {
+      name: 'Refunds by mail',
+      trigger_type: 'manual',
+      status: 'active',
+      nodes: [
+        {
+          id: 'ask_finance',
+          type: 'action.approval',
+          config: {
+            title: 'Refund {{trigger.amount}} EUR for order {{trigger.order}}?',
+            message: 'The customer says the parcel arrived damaged.',
+            timeout: '2d',
+            notify_email: 'finance@refunds.test',
+          },
+        },
+      ],
+      edges: [],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const started = await apiCall(admin, 'POST', `/workflows/${created.body.id}/execute`, {
+      input: { order: 'M-1', amount: 75 },
+    });
+    const executionId = started.body.execution_id as string;
+    await expect
+      .poll(() => smtp.received.some((m) => m.envelope.includes('finance@refunds.test')), POLL)
+      .toBe(true);
+    const mail = smtp.received.find((m) => m.envelope.includes('finance@refunds.test'));
+    const link = /(http:\/\/\S+\/api\/approval-links\/\S+)/.exec(String(mail?.mail.text))?.[1] as string;
+    expect(link.startsWith(app.base)).toBe(true);
+
+    for (const dark of [false, true]) {
+      const page = await (await newContext(app.browser, app.base, { width: 'narrow', dark })).newPage();
+      await page.goto(link);
+      await page.getByRole('heading', { level: 1, name: 'Refund 75 EUR for order M-1?' }).waitFor();
+      await expectAccessible(page, `approval link (${dark ? 'dark' : 'light'})`);
+      await screenshot(page, `approval-link-narrow-${dark ? 'dark' : 'light'}`);
+      await page.context().close();
+    }
+    // Opening it (twice, as a mail scanner and then the person) decided nothing.
+    const run = await apiCall(admin, 'GET', `/executions/${executionId}`);
+    expect(run.body.status).toBe('waiting');
+
+    const page = await (await newContext(app.browser, app.base, { width: 'wide' })).newPage();
+    await page.goto(link);
+    await page.getByLabel('Comment (optional)').fill('Photos show no damage.');
+    await page.getByRole('button', { name: 'Reject' }).click();
+    await page.getByText('This approval was rejected').waitFor();
+    expect(await page.textContent('body')).toContain('by finance@refunds.test');
+    await screenshot(page, 'approval-link-decided-wide-light');
+    await page.context().close();
+    await expect
+      .poll(async () => (await apiCall(admin, 'GET', `/executions/${executionId}`)).body.status, POLL)
+      .toBe('success');
+    const done = (await apiCall(admin, 'GET', `/executions/${executionId}`)).body;
+    expect(done.steps[0].output).toMatchObject({
+      decision: 'reject',
+      decided_by: 'finance@refunds.test',
+      via: 'email',
+      comment: 'Photos show no damage.',
+    });
+    await admin.context().close();
   });
 });

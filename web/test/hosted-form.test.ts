@@ -109,7 +109,7 @@ describe('the hosted form page', () => {
     expect(await page.getByLabel('Work e-mail').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Work e-mail').getAttribute('aria-describedby')).toBe('email-error');
     // The first field that needs another look has the focus.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id), POLL).toBe('email');
+    await expect.poll(() => page.evaluate('document.activeElement?.id'), POLL).toBe('email');
     await expectAccessible(page, 'form with errors');
     await screenshot(page, 'form-errors-narrow-light');
 

@@ -1,5 +1,5 @@
 import { type Database, schema, withTenant } from '@weft/db';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import { isUuid } from '../text';
 import { sha256Hex } from './open';
 import { presentApproval } from './present';
@@ -28,10 +28,12 @@ export async function findApprovalByLink(db: Database, approvalId: string, token
   const organizationId = found[0]?.org;
   if (!organizationId) return null;
   const a = schema.approvals;
+  const e = schema.executions;
   const [row] = await withTenant(db, organizationId, (tx) =>
     tx
-      .select()
+      .select({ ...getTableColumns(a), workflowName: e.workflowName })
       .from(a)
+      .innerJoin(e, eq(e.id, a.executionId))
       .where(and(eq(a.id, approvalId), eq(a.organizationId, organizationId))),
   );
   const recipient = row?.linkTokens[sha256Hex(token)];

@@ -18,6 +18,7 @@ main { max-width: 36rem; margin: 2rem auto; padding: 1.5rem; background: var(--c
 h1 { font-size: 1.35rem; margin: 0 0 .25rem; }
 .meta { color: var(--muted); font-size: .9rem; margin: 0 0 1rem; }
 .message { white-space: pre-wrap; margin: 0 0 1.25rem; }
+blockquote { margin: 0; padding-left: .75rem; border-left: 3px solid var(--line); white-space: pre-wrap; }
 label { display: block; font-weight: 600; margin-bottom: .35rem; }
 textarea { width: 100%; min-height: 5rem; font: inherit; color: inherit; background: transparent;
   border: 1px solid var(--line); border-radius: 8px; padding: .5rem; }
@@ -76,9 +77,9 @@ function decidedNote(approval: PresentedApproval) {
     return html`<p role="status"><strong>Nothing was decided:</strong> the execution waiting for this approval has ended.</p>`;
   }
   const status = approval.status === 'timed_out' ? 'timed out' : approval.status;
-  return html`<p role="status"><strong>This approval was ${status}</strong>${
-    approval.decided_by && approval.status !== 'timed_out' ? html` by ${approval.decided_by}` : ''
-  }${approval.comment ? html`: “${approval.comment}”` : ''}.</p>`;
+  const by = approval.decided_by && approval.status !== 'timed_out' ? html` by ${approval.decided_by}` : '';
+  return html`<p role="status"><strong>This approval was ${status}</strong>${by}.</p>
+    ${approval.comment ? html`<blockquote>${approval.comment}</blockquote>` : ''}`;
 }
 
 /** After the POST: what was decided, or why nothing was. */
