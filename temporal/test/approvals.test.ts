@@ -107,6 +107,12 @@ describe('action.approval', () => {
     expect(step(done, 'ask').output.decided_by).toMatch(/^API key /);
     expect(step(done, 'refund').output.comment).toBe('fine by me');
     expect(step(done, 'decline').status).toBe('skipped');
+    // The decision is on the audit trail.
+    const audit = await call('GET', `/audit-logs?entity_type=approval&per_page=100`);
+    expect(audit.status).toBe(200);
+    const entry = audit.body.data.find((e: any) => e.entity_id === approval.id);
+    expect(entry).toMatchObject({ action: 'updated', old_values: { status: 'pending' } });
+    expect(entry.new_values).toMatchObject({ status: 'approved', via: 'app', comment: 'fine by me' });
     const listed = await call('GET', '/approvals?status=pending&per_page=100');
     expect(listed.body.data.some((a: any) => a.id === approval.id)).toBe(false);
   });

@@ -1,5 +1,6 @@
 import { type Database, schema, withTenant } from '@weft/db';
 import { and, eq, inArray } from 'drizzle-orm';
+import { recordAudit } from '../audit-logs/record';
 import type { Actor, VerbArgs } from '../context';
 import { AppError, notFound } from '../errors';
 import type { ExecutionEngine } from '../executions/execution-engine';
@@ -88,6 +89,14 @@ export async function decideApproval({
       })
       .where(eq(a.id, input.id))
       .returning();
+    // Who let what through stays on the audit trail (a link's or chat reply's decider has no user id).
+    await recordAudit(tx, ctx, {
+      action: 'updated',
+      entityType: 'approval',
+      entityId: existing.id,
+      oldValues: { status: existing.status },
+      newValues: { status: updated?.status, decided_by: who, via, comment: input.comment ?? null },
+    });
     return updated ?? existing;
   });
   await engine.deliverApproval(row.executionId, outcomeOf(row) as ApprovalOutcome);
