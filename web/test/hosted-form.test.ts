@@ -145,6 +145,35 @@ describe('the hosted form page', () => {
     });
   });
 
+  it("its fields are edited in the editor's trigger panel, and the page follows", async () => {
+    const page = await (await app.signedIn()).newPage();
+    await page.goto(`/workflows/${workflowId}/edit`);
+    await page.getByLabel('Form title').waitFor();
+    expect(await page.getByLabel('Form title').inputValue()).toBe('Book a demo');
+    expect(await page.locator('#form-field-0-label').inputValue()).toBe('Your name');
+    await page.locator('#form-field-0-label').fill('Full name');
+    await page.locator('#form-field-0-label').press('Tab');
+    await page.getByRole('button', { name: 'Add field' }).click();
+    await page.locator('#form-field-6-label').fill('Company');
+    await page.locator('#form-field-6-label').press('Tab');
+    await expectAccessible(page, 'editor with a form trigger');
+    await screenshot(page, 'form-trigger-editor-wide-light');
+    await page.keyboard.press('Control+s');
+    await page.getByText(/Saved as version \d+/).waitFor();
+    const saved = (await apiCall(page, 'GET', `/workflows/${workflowId}`)).body;
+    expect(saved.trigger_config.fields[0]).toMatchObject({ name: 'name', label: 'Full name' });
+    expect(saved.trigger_config.fields[6]).toEqual({
+      name: 'company',
+      label: 'Company',
+      type: 'text',
+      required: false,
+    });
+    await page.goto(formPath);
+    await page.getByLabel('Full name').waitFor();
+    await page.getByLabel('Company').waitFor();
+    await page.context().close();
+  });
+
   it('says so for an unknown link', async () => {
     const page = await (await newContext(app.browser, app.base, { width: 'narrow', dark: true })).newPage();
     await page.goto(`/forms/${'x'.repeat(43)}`);
