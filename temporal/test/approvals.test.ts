@@ -159,6 +159,34 @@ describe('action.approval', () => {
     );
   });
 
+  it('a step failed by its deadline and retried asks again', async () => {
+    const created = await call('POST', '/workflows', {
+      name: 'strict retry',
+      trigger_type: 'manual',
+      status: 'active',
+      nodes: [
+        {
+          id: 'ask',
+          type: 'action.approval',
+          on_failure: 'abort',
+          config: { title: 'Strict', timeout: '1s', on_timeout: 'fail' },
+        },
+      ],
+      edges: [],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const executionId = await execute(created.body.id);
+    const failed = await h.waitForExecution(org.key, executionId);
+    expect(failed.status).toBe('failed');
+    expect(step(failed, 'ask').error.code).toBe('approval_timeout');
+    expect((await call('POST', `/executions/${executionId}/retry`, {})).status).toBe(202);
+    const again = await pendingApprovalOf(executionId);
+    expect(again.status).toBe('pending');
+    expect((await call('POST', `/approvals/${again.id}/decision`, { decision: 'approve' })).status).toBe(200);
+    const done = await h.waitForExecution(org.key, executionId, (e) => e.status === 'success');
+    expect(step(done, 'ask').output).toMatchObject({ approval_id: again.id, decision: 'approve' });
+  });
+
   it('needs approvals.decide, refuses bad input, hides other organizations and ended executions', async () => {
     const executionId = await execute(await approvalWorkflow({ title: 'Guarded' }));
     const approval = await pendingApprovalOf(executionId);

@@ -75,7 +75,10 @@ async function requestApproval(
   request: ApprovalRequest,
 ): Promise<ApprovalResult> {
   const { execution } = run;
-  const requestKey = `${run.stepKey(node, iteration)}${request.key ? `:${request.key}` : ''}`;
+  // A retry of the step (attempt 2+, after a deadline failed it) asks again rather than finding
+  // the timed-out approval of the attempt before.
+  const attempt = run.attempt > 1 ? `:attempt-${run.attempt}` : '';
+  const requestKey = `${run.stepKey(node, iteration)}${attempt}${request.key ? `:${request.key}` : ''}`;
   const opened = await sideEffects.openApproval({
     organizationId: execution.organizationId,
     executionId: execution.executionId,
