@@ -55,7 +55,7 @@ function calleesOf(template: Template): Template[] {
 /** Whether a run of the template waits on a durable timer (a delay, or an event wait's timeout). */
 const hasTimers = (template: Template) =>
   [template, ...calleesOf(template)].some((t) =>
-    nodesOf(t).some((n) => n.type === 'action.delay' || n.type === 'action.wait_for_event'),
+    nodesOf(t).some((n) => ['action.delay', 'action.wait_for_event', 'action.approval'].includes(n.type)),
   );
 
 /**
@@ -316,6 +316,18 @@ async function start(template: Template, workflow: any): Promise<string> {
       expect(answer.result?.isError, JSON.stringify(answer)).toBe(false);
       return answer.result._meta['weft/execution_id'];
     }
+    case 'form': {
+      // As the hosted page posts it: the form's token, the answers as JSON.
+      const token = new URL(workflow.form_url).pathname.split('/').pop();
+      const res = await h.app.request(`/api/forms/${token}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(payload ?? {}),
+      });
+      const answer = (await res.json()) as any;
+      expect(res.status, JSON.stringify(answer)).toBe(202);
+      return answer.execution_id;
+    }
     default: {
       // manual runs this way anyway. A schedule fire and a poll's new item start the same
       // interpreter with the same kind of payload ({scheduled_at} / the new item) as their
@@ -340,6 +352,20 @@ async function waitUntilWaiting(executionId: string) {
     (e) => e.steps.some((s: any) => s.node_type === 'action.wait_for_event' && s.status === 'waiting'),
     WAIT_MS,
   );
+}
+
+/** Until the execution waits on an action.approval step; answers the approval it asked for. */
+async function pendingApprovalOf(executionId: string): Promise<any> {
+  await h.waitForExecution(
+    org.key,
+    executionId,
+    (e) => e.steps.some((s: any) => s.node_type === 'action.approval' && s.status === 'waiting'),
+    WAIT_MS,
+  );
+  const { data } = await api('GET', '/api/v1/approvals?status=pending&per_page=100');
+  const approval = data.find((a: any) => a.execution_id === executionId);
+  expect(approval, `a pending approval of ${executionId}`).toBeDefined();
+  return approval;
 }
 
 async function finish(template: Template, executionId: string): Promise<any> {
@@ -394,7 +420,7 @@ describe('templates end to end', () => {
     '%s clones, runs with its sample and ends as promised',
     async (_id, template) => {
       const target = await startHttpTarget((template.sample.http_responses ?? {}) as Record<string, unknown>);
-      const listens = ['event', 'webhook', 'chat', 'tool'].includes(template.workflow.trigger_type);
+      const listens = ['event', 'webhook', 'chat', 'tool', 'form'].includes(template.workflow.trigger_type);
       let workflowId: string | undefined;
       aiReply = template.sample.ai_reply ?? DEFAULT_AI_REPLY;
       try {
@@ -414,6 +440,10 @@ describe('templates end to end', () => {
           await waitUntilWaiting(executionId);
           await api('POST', '/api/v1/events', later, 202);
         }
+        for (const decision of template.sample.approvals ?? []) {
+          const approval = await pendingApprovalOf(executionId);
+          await api('POST', `/api/v1/approvals/${approval.id}/decision`, decision);
+        }
 
         // 3. The end status, then every side effect against what reached the fakes.
         const execution = await finish(template, executionId);
@@ -422,8 +452,12 @@ describe('templates end to end', () => {
         const steps = runs.flatMap((r) => r.steps);
         const completed = (type: string) =>
           steps.filter((s: any) => s.node_type === type && s.status === 'completed');
+        // An approval e-mails each of its notify_email addresses a signed link.
+        const approvalMails = completed('action.approval').flatMap((s: any) =>
+          [s.resolved_config.notify_email ?? []].flat().flatMap((a: string) => a.split(',')),
+        ).length;
         const reported = {
-          email: completed('action.email.send').length,
+          email: completed('action.email.send').length + approvalMails,
           chat: completed('action.chat.send').length + completed('action.chat.send_template').length,
           ai: completed('action.ai.prompt').length,
         };

@@ -10,6 +10,8 @@ export const PERMISSIONS = [
   'executions.retry',
   'executions.cancel',
   'executions.delete',
+  'approvals.view',
+  'approvals.decide',
   'events.publish',
   'webhooks.view',
   'webhooks.manage',

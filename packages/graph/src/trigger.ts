@@ -2,7 +2,16 @@ import { Cron } from 'croner';
 import { z } from 'zod';
 import { MASKED_SECRET_PATTERN, refuseSecretHeaders } from './secret-headers';
 
-export const TRIGGER_TYPES = ['event', 'manual', 'schedule', 'polling', 'webhook', 'chat', 'tool'] as const;
+export const TRIGGER_TYPES = [
+  'event',
+  'manual',
+  'schedule',
+  'polling',
+  'webhook',
+  'chat',
+  'tool',
+  'form',
+] as const;
 export const TriggerType = z.enum(TRIGGER_TYPES);
 export type TriggerType = z.infer<typeof TriggerType>;
 
@@ -115,6 +124,46 @@ const HeaderMap = z.record(
   z.string().refine((v) => !/[\r\n\0]/.test(v), 'header values cannot contain CR, LF or NUL'),
 );
 
+export const FORM_FIELD_TYPES = ['text', 'email', 'number', 'select', 'textarea', 'checkbox'] as const;
+
+/** One field of a hosted form (DESIGN §14): its value reaches the run as `trigger.<name>`. */
+export const FormField = z
+  .object({
+    name: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'must be lower case letters, digits and _'),
+    label: z.string().trim().min(1).max(200),
+    type: z.enum(FORM_FIELD_TYPES),
+    required: z.boolean().default(false),
+    /** The choices of a `select`. */
+    options: z.array(z.string().trim().min(1).max(200)).min(1).max(100).optional(),
+    /** A line of help under the field. */
+    help: z.string().max(500).optional(),
+  })
+  .refine((f) => (f.type === 'select') === (f.options !== undefined), {
+    message: 'a select needs options; other types take none',
+    path: ['options'],
+  });
+export type FormField = z.output<typeof FormField>;
+
+export const FormTriggerConfig = z.object({
+  title: z.string().trim().min(1).max(200),
+  /** Shown under the title. */
+  description: z.string().max(2000).optional(),
+  fields: z
+    .array(FormField)
+    .min(1)
+    .max(50)
+    .refine(
+      (fields) => new Set(fields.map((f) => f.name)).size === fields.length,
+      'field names must be unique',
+    ),
+  submit_label: z.string().trim().min(1).max(40).optional(),
+  /** Shown after a submission. */
+  success_message: z.string().max(500).optional(),
+  /** Ask for the instance's captcha (CAPTCHA_ENABLED) before a submission counts. */
+  captcha: z.boolean().default(false),
+});
+export type FormTriggerConfig = z.output<typeof FormTriggerConfig>;
+
 export const TriggerConfigByType = {
   event: z.object({ event: EventPattern }),
   manual: z.object({}),
@@ -173,6 +222,7 @@ export const TriggerConfigByType = {
       .refine((s) => s.type === 'object', 'must be a JSON Schema with "type": "object" (MCP requires it)')
       .default({ type: 'object', properties: {} }),
   }),
+  form: FormTriggerConfig,
 } satisfies Record<TriggerType, z.ZodType>;
 export type ScheduleTriggerConfig = z.output<(typeof TriggerConfigByType)['schedule']>;
 export type PollingTriggerConfig = z.output<(typeof TriggerConfigByType)['polling']>;

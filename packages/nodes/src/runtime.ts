@@ -7,6 +7,7 @@
  * default traits. The registry test checks this list against the registry (registry.ts).
  */
 import { canonicalNodeType } from './aliases';
+import { approvalWorkflow } from './approval/workflow';
 import { chatSendWorkflow } from './chat-send/workflow';
 import { chatSendTemplateWorkflow } from './chat-send-template/workflow';
 import { codeWorkflow } from './code/workflow';
@@ -37,6 +38,7 @@ export const WORKFLOW_NODE_TYPES: readonly WorkflowNodeType[] = [
   chatSendTemplateWorkflow,
   eventPublishWorkflow,
   workflowExecuteWorkflow,
+  approvalWorkflow,
 ];
 
 /**

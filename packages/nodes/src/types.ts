@@ -6,6 +6,7 @@
  * Type strings are public API: never rename one. The editor's palette orders by category, then name.
  */
 export { aiPrompt } from './ai-prompt/schema';
+export { approval } from './approval/schema';
 export { chatSend } from './chat-send/schema';
 export { chatSendTemplate } from './chat-send-template/schema';
 export { code } from './code/schema';

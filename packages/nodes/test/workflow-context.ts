@@ -1,4 +1,9 @@
-import type { ReceivedEvent, WorkflowNodeContext } from '../src/workflow-node';
+import type {
+  ApprovalRequest,
+  ApprovalResult,
+  ReceivedEvent,
+  WorkflowNodeContext,
+} from '../src/workflow-node';
 
 /** What a fake context saw: the calls a workflow.ts made, in order. */
 export type ContextCall =
@@ -8,7 +13,8 @@ export type ContextCall =
   | { call: 'walk'; item: unknown; index: number; count: number }
   | { call: 'prepare'; workflowId: string; payload: unknown }
   | { call: 'start'; executionId: string }
-  | { call: 'run'; executionId: string };
+  | { call: 'run'; executionId: string }
+  | { call: 'requestApproval'; request: ApprovalRequest };
 
 /**
  * A WorkflowNodeContext for unit tests of workflow.ts modules: timers resolve at once, a wait sees
@@ -22,6 +28,8 @@ export function fakeWorkflowContext(
     walk?: (item: unknown, index: number) => unknown;
     childStatus?: string;
     outgoingPayload?: unknown;
+    /** What a requested approval resolves with (default: approved in the app). */
+    approval?: Partial<ApprovalResult>;
   } = {},
 ): WorkflowNodeContext & { calls: ContextCall[] } {
   const calls: ContextCall[] = [];
@@ -47,6 +55,19 @@ export function fakeWorkflowContext(
       return options.walk ? options.walk(item, index) : item;
     },
     outgoingPayload: options.outgoingPayload ?? { from: 'trigger' },
+    async requestApproval(request) {
+      calls.push({ call: 'requestApproval', request });
+      return {
+        approval_id: 'approval-1',
+        decision: 'approve',
+        decided_by: 'ada@example.com',
+        comment: null,
+        decided_at: '2026-01-01T00:00:00.000Z',
+        via: 'app',
+        timed_out: false,
+        ...options.approval,
+      };
+    },
     children: {
       async prepare(workflowId, payload) {
         calls.push({ call: 'prepare', workflowId, payload });

@@ -144,6 +144,8 @@ export async function createEngineHarness(
     chatGatewayContentBaseUrl?: string;
     /** MCP_CALL_TIMEOUT (seconds) of the harness's API. */
     mcpCallTimeout?: number;
+    /** More of the API's environment (a low HOOK_RATE_LIMIT, a captcha with a local verify URL). */
+    apiEnv?: Partial<Parameters<typeof createApp>[0]['env']>;
   } = {},
 ): Promise<EngineHarness> {
   const timeSkipping = options.timeSkipping ?? false;
@@ -185,6 +187,7 @@ export async function createEngineHarness(
       ...(options.chatGatewayContentBaseUrl
         ? { CHAT_GATEWAY_CONTENT_BASE_URL: options.chatGatewayContentBaseUrl }
         : {}),
+      ...options.apiEnv,
     },
     temporalReady: async () => true,
     engine,
@@ -209,6 +212,7 @@ export async function createEngineHarness(
       chatCloudBaseUrl: options.chatCloudBaseUrl,
       chatGatewayBaseUrl: options.chatGatewayBaseUrl,
       chatGatewayContentBaseUrl: options.chatGatewayContentBaseUrl,
+      siteUrl: 'http://localhost:3000',
     });
     const done = worker.run();
     running = {

@@ -16,7 +16,7 @@ import { getLogger, type Logger } from '@weft/telemetry';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv, OutboundProviders } from './app-env';
-import { accountsDepsFrom, type WebEnv } from './auth/web-session';
+import { accountsDepsFrom, captchaSettings, type WebEnv } from './auth/web-session';
 import { handleError } from './error-handler';
 import { registerMcpServer } from './mcp-server';
 import { authenticate } from './middleware/authenticate';
@@ -24,11 +24,13 @@ import { limitBodySize } from './middleware/body-size';
 import { browserCors } from './middleware/browser-cors';
 import { jsonBody } from './middleware/json-body';
 import { requestTelemetry } from './middleware/request-telemetry';
+import { registerApprovalLinks } from './routes/approval-links/register';
 import { sameSiteOnly } from './routes/auth/shared';
 import { registerChatWebhooks } from './routes/chat-webhooks/receive';
 import { registerHealthz } from './routes/health/healthz';
 import { registerReadyz } from './routes/health/readyz';
 import { registerReceiveHook } from './routes/hooks/receive';
+import { registerHostedForms } from './routes/hosted-forms/register';
 import { authenticatedApiRoutes, publicApiRoutes } from './routes/index';
 import { registerMetrics } from './routes/metrics/get';
 import { registerCodecCors } from './routes/temporal-codec/access';
@@ -84,6 +86,7 @@ const engineUnavailable: ExecutionEngine = {
   retry: unavailable,
   cancel: unavailable,
   deliverEvent: unavailable,
+  deliverApproval: unavailable,
   touchCart: unavailable,
   closeCart: unavailable,
   syncWorkflowTriggers: unavailable,
@@ -267,6 +270,14 @@ function registerInboundEndpoints(app: Hono, deps: AppDeps, shared: SharedDeps) 
     secrets: shared.secrets,
     maxBodyBytes: deps.env.MAX_BODY_BYTES,
     logger: shared.logger,
+  });
+  registerApprovalLinks(app, { db: deps.db, engine: shared.engine });
+  registerHostedForms(app, {
+    db: deps.db,
+    engine: shared.engine,
+    ratePerMinute: deps.env.HOOK_RATE_LIMIT ?? DEFAULT_HOOK_RATE_LIMIT,
+    captcha: captchaSettings(deps.env),
+    trustedProxyHops: deps.env.TRUST_PROXY_HOPS,
   });
   registerReceiveHook(app, {
     db: deps.db,

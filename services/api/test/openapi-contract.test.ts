@@ -74,6 +74,7 @@ describe('rules that depend on another field', () => {
     webhook: { secret: 'sixteen-chars-at-least' },
     chat: {},
     tool: { name: 'lookup_order', description: 'Looks an order up', input_schema: { type: 'object' } },
+    form: { title: 'Contact', fields: [{ name: 'email', label: 'E-mail', type: 'email', required: true }] },
   };
   const body = () => doc.paths['/workflows'].post.requestBody.content['application/json'].schema;
 

@@ -1,4 +1,5 @@
 export * from './api-keys';
+export * from './approvals';
 export * from './audit-logs';
 export * from './chat-conversations';
 export * from './chat-inbound-messages';

@@ -28,7 +28,8 @@ export type AuditEntity =
   | 'invitation'
   | 'membership'
   | 'organization'
-  | 'settings';
+  | 'settings'
+  | 'approval';
 
 type Values = Record<string, unknown>;
 

@@ -5,7 +5,7 @@ import type { VerbArgs } from '../context';
 import { AppError, notFound } from '../errors';
 import { isUuid } from '../text';
 import { presentWorkflow } from '../workflows/present';
-import { generateHookToken } from './token';
+import { generateHookToken, hasPublicToken } from './token';
 
 /**
  * POST /workflows/{id}/webhook-token/regenerate: a new hook token; the old URL stops working when
@@ -25,8 +25,8 @@ export async function regenerateWebhookToken({
       .where(and(eq(t.id, input.id), eq(t.organizationId, ctx.organizationId)))
       .for('update');
     if (!existing) throw notFound('Workflow');
-    if (existing.triggerType !== 'webhook') {
-      throw new AppError('conflict', 'Only a workflow with trigger_type webhook has a webhook token.');
+    if (!hasPublicToken(existing.triggerType)) {
+      throw new AppError('conflict', 'Only a workflow with trigger_type webhook or form has a public token.');
     }
     const [row] = await tx
       .update(t)

@@ -14,3 +14,16 @@ export function isWellFormedHookToken(token: string): boolean {
 export function hookUrl(siteUrl: string, token: string): string {
   return `${siteUrl.replace(/\/+$/, '')}/api/hooks/${token}`;
 }
+
+/**
+ * Trigger types whose workflow has a public token (the `webhook_token` column): webhooks
+ * (`/api/hooks/<token>`) and forms (`/forms/<token>`). The trigger type decides which door it opens.
+ */
+export function hasPublicToken(triggerType: string): boolean {
+  return triggerType === 'webhook' || triggerType === 'form';
+}
+
+/** `{site_url}/forms/<token>`: the hosted page of a form-triggered workflow. */
+export function formUrl(siteUrl: string, token: string): string {
+  return `${siteUrl.replace(/\/+$/, '')}/forms/${token}`;
+}

@@ -4,7 +4,7 @@ import type { VerbArgs } from '../context';
 import { assertCredentialReferences } from '../credentials/references';
 import type { SecretBox } from '../encryption';
 import type { ExecutionEngine } from '../executions/execution-engine';
-import { generateHookToken } from '../hooks/token';
+import { generateHookToken, hasPublicToken } from '../hooks/token';
 import { assertToolNameFree } from '../tools/tool-name';
 import { syncTriggersAfterSave } from '../triggers/sync-after-save';
 import { startWebhookDeliveries } from '../webhooks/outbox';
@@ -40,7 +40,7 @@ export async function createWorkflow({
         edges: input.edges,
         notes: input.notes ?? [],
         // A webhook workflow gets its hook URL's token at birth.
-        webhookToken: input.trigger_type === 'webhook' ? generateHookToken() : null,
+        webhookToken: hasPublicToken(input.trigger_type) ? generateHookToken() : null,
       })
       .returning();
     if (!row) throw new Error('insert returned no row');

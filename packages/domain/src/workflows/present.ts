@@ -1,9 +1,9 @@
 import type { schema } from '@weft/db';
-import { hookUrl } from '../hooks/token';
+import { formUrl, hookUrl } from '../hooks/token';
 import { presentTriggerConfig } from './hook-secret';
 
 /**
- * `siteUrl` (APP_URL) adds `webhook_url` for webhook workflows. Audit records are presented without
+ * `siteUrl` (APP_URL) adds `webhook_url` for webhook workflows, `form_url` for form workflows. Audit records are presented without
  * it: the URL holds the hook's token, a credential.
  */
 export function presentWorkflow(row: typeof schema.workflows.$inferSelect, siteUrl?: string) {
@@ -23,6 +23,9 @@ export function presentWorkflow(row: typeof schema.workflows.$inferSelect, siteU
     ...(siteUrl !== undefined &&
       row.triggerType === 'webhook' &&
       row.webhookToken !== null && { webhook_url: hookUrl(siteUrl, row.webhookToken) }),
+    ...(siteUrl !== undefined &&
+      row.triggerType === 'form' &&
+      row.webhookToken !== null && { form_url: formUrl(siteUrl, row.webhookToken) }),
   };
 }
 export type WorkflowResource = ReturnType<typeof presentWorkflow>;

@@ -6,7 +6,7 @@ import { assertCredentialReferences } from '../credentials/references';
 import type { SecretBox } from '../encryption';
 import { AppError, notFound } from '../errors';
 import type { ExecutionEngine } from '../executions/execution-engine';
-import { generateHookToken } from '../hooks/token';
+import { generateHookToken, hasPublicToken } from '../hooks/token';
 import { isUuid } from '../text';
 import { assertToolNameFree } from '../tools/tool-name';
 import { syncTriggersAfterSave } from '../triggers/sync-after-save';
@@ -74,9 +74,14 @@ export async function updateWorkflow({
         edges: next.edges,
         notes: next.notes ?? existing.notes,
         version: sql`${t.version} + 1`,
-        // The hook token lives while the trigger is a webhook: kept across edits, made when switching
-        // to webhook, dropped (the URL stops working) when switching away.
-        webhookToken: next.trigger_type === 'webhook' ? (existing.webhookToken ?? generateHookToken()) : null,
+        // The public token lives while the trigger is a webhook or a form: kept across edits, made
+        // when switching to one, new when switching between them (a hook URL never opens a form),
+        // dropped (the URL stops working) when switching away.
+        webhookToken: hasPublicToken(next.trigger_type)
+          ? existing.triggerType === next.trigger_type && existing.webhookToken
+            ? existing.webhookToken
+            : generateHookToken()
+          : null,
       })
       .where(eq(t.id, input.id))
       .returning();

@@ -3,6 +3,9 @@ import type { AppEnv } from '../app-env';
 import { registerCreateApiKey } from './api-keys/create';
 import { registerListApiKeys } from './api-keys/list';
 import { registerRevokeApiKey } from './api-keys/revoke';
+import { registerDecideApproval } from './approvals/decide';
+import { registerGetApproval } from './approvals/get';
+import { registerListApprovals } from './approvals/list';
 import { registerListAuditLogs } from './audit-logs/list';
 import { registerAcceptInvitation } from './auth/accept-invitation';
 import { registerAuthConfig } from './auth/config';
@@ -144,6 +147,9 @@ export const authenticatedApiRoutes: readonly RegisterRoute[] = [
   registerRetryExecution,
   registerCancelExecution,
   registerDeleteExecution,
+  registerListApprovals,
+  registerGetApproval,
+  registerDecideApproval,
   registerTestWorkflow,
   registerReplayExecution,
   registerCompareExecutions,

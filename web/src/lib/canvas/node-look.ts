@@ -112,4 +112,5 @@ export const TRIGGER_NAMES: Record<string, string> = {
   polling: 'Polling',
   chat: 'Chat message',
   tool: 'Tool call (MCP, agents)',
+  form: 'Form',
 };

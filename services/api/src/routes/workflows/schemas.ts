@@ -26,5 +26,9 @@ export const Workflow = z
       .string()
       .optional()
       .openapi({ description: 'Webhook workflows only: POST JSON here to run it (no API key needed)' }),
+    form_url: z
+      .string()
+      .optional()
+      .openapi({ description: 'Form workflows only: the public page of the form; a submission runs it' }),
   })
   .openapi('Workflow');
