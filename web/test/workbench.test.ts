@@ -275,6 +275,7 @@ describe('the whole build loop by keyboard', () => {
     await page.locator('#field-config-url').focus();
     await page.keyboard.type(`${http.baseUrl}/keyboard`);
     await press(page.getByRole('button', { name: 'Add Transform' }));
+    await press(page.getByRole('button', { name: 'Add assignment' }));
     await page.locator('#field-config-assignments-0-key').focus();
     await page.keyboard.type('said');
     await page.locator('#field-config-assignments-0-value').focus();
@@ -296,7 +297,10 @@ describe('the whole build loop by keyboard', () => {
     // Pin the HTTP step's output from that run; run the transform alone: nothing is called.
     await press(page.locator('.svelte-flow__node[data-id="http_request"]'));
     await page.keyboard.press('Escape');
-    await press(page.getByRole('button', { name: 'Pin output' }));
+    const pin = page.getByRole('button', { name: 'Pin output' });
+    // Enabled once the canvas shows the run's output of the step.
+    await expect.poll(() => pin.isEnabled(), POLL).toBe(true);
+    await press(pin);
     await expect
       .poll(() => page.locator('.svelte-flow__node[data-id="http_request"]').getAttribute('class'), POLL)
       .toContain('step-pinned');
