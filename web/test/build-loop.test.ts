@@ -435,6 +435,20 @@ describe('the build loop in the editor', () => {
     await expect
       .poll(() => value.inputValue(), POLL)
       .toBe('{{ nodes.fetch.body.items.0.qty | default:0 }} pieces');
+    await page.keyboard.press('Control+s');
+    await page.getByText(/Saved as version \d+/).waitFor();
+
+    // At phone width in dark mode: the same preview under the field.
+    const narrow = await signedIn({ width: 'narrow', dark: true });
+    const small = await narrow.newPage();
+    await small.goto(`/workflows/${created.body.id}/edit`);
+    await node(small, 'shape').click();
+    await expect
+      .poll(() => small.locator('.preview').first().textContent(), POLL)
+      .toContain('Preview: 3 pieces');
+    await expectAccessible(small, 'live expression preview narrow dark');
+    await screenshot(small, 'expression-preview-narrow-dark');
+    await narrow.close();
     await context.close();
   });
 });
