@@ -1,6 +1,6 @@
 import type { WorkerEnv } from '@weft/config';
 import type { Database } from '@weft/db';
-import { parseAllowlist, startDeliverySweeper, startExecutionPruner } from '@weft/domain';
+import { parseAllowlist, startDeliverySweeper, startRetentionSweeper } from '@weft/domain';
 import { getLogger, metrics } from '@weft/telemetry';
 import { closeCodeSandbox } from '@weft/temporal/activities';
 import { temporalConnectionOptions } from '@weft/temporal/connection';
@@ -64,7 +64,7 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
   });
   // Retention (now, then every hour): finished executions and webhook deliveries older than
   // EXECUTION_RETENTION_DAYS, audit entries older than AUDIT_LOG_RETENTION_DAYS, stale poll keys.
-  const pruner = startExecutionPruner({
+  const pruner = startRetentionSweeper({
     db,
     retentionDays: env.EXECUTION_RETENTION_DAYS,
     auditLogRetentionDays: env.AUDIT_LOG_RETENTION_DAYS,

@@ -64,7 +64,7 @@ export async function pruneExpiredExecutions(db: Database, options: PruneOptions
  * executions, then the other growing tables (pruneExpiredRows). A failed run is logged and tried
  * again at the next tick.
  */
-export function startExecutionPruner(options: {
+export function startRetentionSweeper(options: {
   db: Database;
   retentionDays: number;
   /** AUDIT_LOG_RETENTION_DAYS; 0 keeps the audit log forever. */
