@@ -1,17 +1,14 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CountingServer, Stack } from '../../temporal/test/support';
-import { expectAccessible, screenshot, WIDTHS } from './browser';
-import { type BrowserInstallation, startBrowserInstallation } from './installation';
+import { expectAccessible, screenshot, type WIDTHS } from './browser';
+import { type BrowserInstallation, pageApi, startBrowserInstallation } from './installation';
 
 // What hurt in the editor (issue 21 §1), each acted out as a person would do it: type, press keys,
 // look. One installation; the tests build on each other's workflows in order.
 
 let stack: Stack;
 let http: CountingServer;
-let browser: Browser;
-let base = '';
-let admin: Awaited<ReturnType<BrowserContext['storageState']>>;
 let workflowId = '';
 const POLL = { timeout: 30_000 };
 
@@ -23,41 +20,17 @@ beforeAll(async () => {
     name: 'Fay Fixer',
     email: 'fay@fixes.test',
   });
-  ({ stack, http, browser, base, admin } = installation);
+  ({ stack, http } = installation);
 }, 180_000);
 
 afterAll(async () => {
   await installation?.close();
 });
 
-async function open(options: { width?: keyof typeof WIDTHS; dark?: boolean } = {}) {
-  const context = await browser.newContext({
-    baseURL: base,
-    storageState: admin,
-    viewport: WIDTHS[options.width ?? 'wide'],
-    colorScheme: options.dark ? 'dark' : 'light',
-  });
-  context.setDefaultTimeout(30_000);
-  const page = await context.newPage();
-  await page.goto('/');
-  return page;
-}
+const open = (options: { width?: keyof typeof WIDTHS; dark?: boolean } = {}) =>
+  (installation as BrowserInstallation).openPage(options);
 
-/** The API as the signed-in page calls it (session cookie + CSRF token). */
-async function api(page: Page, method: string, path: string, body?: unknown) {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const me = (await (await fetch('/api/v1/me')).json()) as { csrf_token: string };
-      const res = await fetch(`/api/v1${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', 'X-CSRF-Token': me.csrf_token },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, json: (await res.json().catch(() => null)) as any };
-    },
-    { method, path, body },
-  );
-}
+const api = pageApi;
 
 async function waitForExecution(page: Page, id: string, done = /success|partial|failed/) {
   await expect

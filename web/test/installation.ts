@@ -1,5 +1,5 @@
 import { freePort } from '@weft/testing';
-import type { APIRequestContext, Browser, BrowserContext } from 'playwright-core';
+import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import {
   type CountingServer,
@@ -23,6 +23,8 @@ export interface BrowserInstallation {
   admin: Awaited<ReturnType<BrowserContext['storageState']>>;
   /** A browser profile signed in as the admin, at a width and theme. */
   signedIn(options?: { width?: keyof typeof WIDTHS; dark?: boolean }): Promise<BrowserContext>;
+  /** A page of such a profile, on the dashboard (close it with `page.context().close()`). */
+  openPage(options?: { width?: keyof typeof WIDTHS; dark?: boolean }): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -54,21 +56,27 @@ export async function startBrowserInstallation(
   expect(res.status()).toBe(201);
   const state = await context.storageState();
   await context.close();
+  const signedIn: BrowserInstallation['signedIn'] = async (options = {}) => {
+    const signed = await browser.newContext({
+      baseURL: base,
+      storageState: state,
+      viewport: WIDTHS[options.width ?? 'wide'],
+      colorScheme: options.dark ? 'dark' : 'light',
+    });
+    signed.setDefaultTimeout(30_000);
+    return signed;
+  };
   return {
     stack,
     http,
     browser,
     base,
     admin: state,
-    async signedIn(options = {}) {
-      const signed = await browser.newContext({
-        baseURL: base,
-        storageState: state,
-        viewport: WIDTHS[options.width ?? 'wide'],
-        colorScheme: options.dark ? 'dark' : 'light',
-      });
-      signed.setDefaultTimeout(30_000);
-      return signed;
+    signedIn,
+    async openPage(options = {}) {
+      const page = await (await signedIn(options)).newPage();
+      await page.goto('/');
+      return page;
     },
     async close() {
       await browser.close();
@@ -77,6 +85,22 @@ export async function startBrowserInstallation(
       http.server.close();
     },
   };
+}
+
+/** The API as a signed-in page calls it (its session cookie and CSRF token), from inside the page. */
+export async function pageApi(page: Page, method: string, path: string, body?: unknown) {
+  return page.evaluate(
+    async ({ method, path, body }) => {
+      const me = (await (await fetch('/api/v1/me')).json()) as { csrf_token: string };
+      const res = await fetch(`/api/v1${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', 'X-CSRF-Token': me.csrf_token },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, json: (await res.json().catch(() => null)) as any };
+    },
+    { method, path, body },
+  );
 }
 
 /** The API as the signed-in admin: session cookie plus the CSRF token state-changing calls need. */

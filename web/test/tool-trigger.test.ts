@@ -1,15 +1,12 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, screenshot, WIDTHS } from './browser';
-import { type BrowserInstallation, startBrowserInstallation } from './installation';
+import { expectAccessible, screenshot, type WIDTHS } from './browser';
+import { type BrowserInstallation, pageApi, startBrowserInstallation } from './installation';
 
 // The tool trigger in the editor (issue 23 §1): a person turns a workflow into a tool, names it,
 // describes it, builds its input schema as a small form with the keyboard, reads the tools/call
 // preview and saves with Ctrl+S; the saved JSON Schema is what the form showed.
 
-let browser: Browser;
-let base = '';
-let admin: Awaited<ReturnType<BrowserContext['storageState']>>;
 let installation: BrowserInstallation | undefined;
 let workflowId = '';
 
@@ -19,41 +16,16 @@ beforeAll(async () => {
     name: 'Tia Tool',
     email: 'tia@tools.test',
   });
-  ({ browser, base, admin } = installation);
 }, 180_000);
 
 afterAll(async () => {
   await installation?.close();
 });
 
-async function open(options: { width?: keyof typeof WIDTHS; dark?: boolean } = {}) {
-  const context = await browser.newContext({
-    baseURL: base,
-    storageState: admin,
-    viewport: WIDTHS[options.width ?? 'wide'],
-    colorScheme: options.dark ? 'dark' : 'light',
-  });
-  context.setDefaultTimeout(30_000);
-  const page = await context.newPage();
-  await page.goto('/');
-  return page;
-}
+const open = (options: { width?: keyof typeof WIDTHS; dark?: boolean } = {}) =>
+  (installation as BrowserInstallation).openPage(options);
 
-/** The API as the signed-in page calls it (session cookie + CSRF token). */
-async function api(page: Page, method: string, path: string, body?: unknown) {
-  return page.evaluate(
-    async ({ method, path, body }) => {
-      const me = (await (await fetch('/api/v1/me')).json()) as { csrf_token: string };
-      const res = await fetch(`/api/v1${path}`, {
-        method,
-        headers: { 'content-type': 'application/json', 'X-CSRF-Token': me.csrf_token },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, json: (await res.json().catch(() => null)) as any };
-    },
-    { method, path, body },
-  );
-}
+const api = pageApi;
 
 /** The id of the focused element (a string expression: this file is type-checked without the DOM). */
 const focused = (page: Page) => page.evaluate<string>('document.activeElement?.id ?? ""');
