@@ -39,7 +39,7 @@ export async function withHeartbeat<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** A runner's failure in Temporal's terms: its code as the failure type, final unless it says otherwise. */
-function toActivityFailure(error: unknown): unknown {
+export function toActivityFailure(error: unknown): unknown {
   if (error instanceof NodeRunError) {
     return ApplicationFailure.create({
       message: error.message,

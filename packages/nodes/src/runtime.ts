@@ -6,6 +6,7 @@
  * Only types with a `workflow.ts` are listed: every other type runs in an activity with the
  * default traits. The registry test checks this list against the registry (registry.ts).
  */
+import { aiAgentWorkflow } from './ai-agent/workflow';
 import { canonicalNodeType } from './aliases';
 import { chatSendWorkflow } from './chat-send/workflow';
 import { chatSendTemplateWorkflow } from './chat-send-template/workflow';
@@ -37,6 +38,7 @@ export const WORKFLOW_NODE_TYPES: readonly WorkflowNodeType[] = [
   chatSendTemplateWorkflow,
   eventPublishWorkflow,
   workflowExecuteWorkflow,
+  aiAgentWorkflow,
 ];
 
 /**
@@ -65,6 +67,7 @@ export function redactResolvedConfig(node: WorkflowNodeType, config: unknown): u
   return copy;
 }
 
+export type * from './ai-agent/contract';
 export { canonicalNodeType, NODE_TYPE_ALIASES } from './aliases';
 export { maskPhoneText } from './redact';
 export { disabledHandle, handleOfOutput, replaysFromRecording } from './workbench';

@@ -1,3 +1,4 @@
+import type { AgentRuntime } from '../src/ai-agent/contract';
 import type { ReceivedEvent, WorkflowNodeContext } from '../src/workflow-node';
 
 /** What a fake context saw: the calls a workflow.ts made, in order. */
@@ -22,6 +23,7 @@ export function fakeWorkflowContext(
     walk?: (item: unknown, index: number) => unknown;
     childStatus?: string;
     outgoingPayload?: unknown;
+    agent?: AgentRuntime;
   } = {},
 ): WorkflowNodeContext & { calls: ContextCall[] } {
   const calls: ContextCall[] = [];
@@ -59,6 +61,10 @@ export function fakeWorkflowContext(
         calls.push({ call: 'run', executionId });
         return { status: options.childStatus ?? 'success' };
       },
+    },
+    get agent(): AgentRuntime {
+      if (!options.agent) throw new Error('this fake context has no agent runtime');
+      return options.agent;
     },
   };
 }

@@ -1,8 +1,15 @@
-import { ApplicationFailure, condition, executeChild, ParentClosePolicy, sleep } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  condition,
+  executeChild,
+  isCancellation,
+  ParentClosePolicy,
+  sleep,
+} from '@temporalio/workflow';
 import type { GraphNode } from '@weft/graph/runtime';
-import type { WorkflowNodeContext } from '@weft/nodes/runtime';
+import type { AgentRuntime, WorkflowNodeContext } from '@weft/nodes/runtime';
 import type { executeGraph } from '../execute-graph';
-import { sideEffects } from './activities';
+import { agentModel, agentTool, sideEffects } from './activities';
 import type { GraphRun, LoopScope } from './state';
 
 /** Where a node runs in the walk: what its workflow-side code may read and how it walks a loop body. */
@@ -56,5 +63,32 @@ export function nodeContext(
           parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
         }),
     },
+    agent: agentRuntime(run, node, place.iteration),
+  };
+}
+
+/** action.ai.agent's calls, each its own activity, for this step. */
+function agentRuntime(run: GraphRun, node: GraphNode, iteration: number): AgentRuntime {
+  const ref = {
+    organizationId: run.execution.organizationId,
+    executionId: run.execution.executionId,
+    nodeId: node.id,
+    stepKey: run.stepKey(node, iteration),
+  };
+  return {
+    listTools: (sources) => sideEffects.agentListTools({ ...ref, sources }),
+    callModel: (request) => agentModel.agentCallModel({ ...ref, request }),
+    async callTool(request) {
+      try {
+        return await agentTool.agentCallTool({ ...ref, request });
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        const cause = (error as { cause?: unknown }).cause;
+        const message = cause instanceof Error ? cause.message : String(error);
+        return { content: `The tool call failed: ${message}`, error: message, duration_ms: 0 };
+      }
+    },
+    loadMemory: (key, window) => sideEffects.agentLoadMemory({ ...ref, key, window }),
+    saveMemory: (key, turn) => sideEffects.agentSaveMemory({ ...ref, key, turn }),
   };
 }

@@ -1,0 +1,164 @@
+/**
+ * The agent's activities, Temporal-free (the worker wraps them, temporal/activities/agent.ts): list
+ * the tools of its sources, call the model once, call one tool. Failures of the model call are
+ * NodeRunErrors (retried or final as for action.ai.prompt); a tool's failure is an answer to the
+ * model, never a thrown error.
+ */
+import { Ajv } from 'ajv';
+import { credentialHeaders, HTTP_AUTH_CREDENTIAL_TYPES } from '../http-request/credential-headers';
+import { type NodeRunContext, NodeRunError } from '../runner';
+import { callModel, openAiModule, parseJsonAnswer } from '../shared/ai/client';
+import type { AiToolSpec } from '../shared/ai/messages';
+import type {
+  AgentModelRequest,
+  AgentModelResult,
+  AgentTool,
+  AgentToolRequest,
+  AgentToolResult,
+  AgentToolSource,
+} from './contract';
+import { callMcpTool, forgetMcpTools, listMcpTools, type McpServerRef } from './mcp';
+
+type McpSource = Extract<AgentToolSource, { mcp_url: string }>;
+
+/** How a tool workflow presents itself (its trigger's name, description and input schema). */
+export type DescribeToolWorkflow = (workflowId: string) => Promise<AiToolSpec>;
+
+const ajv = new Ajv({ allErrors: false, strict: false });
+
+/** Why `value` does not satisfy `schema`, or undefined when it does. */
+export function schemaError(schema: Record<string, unknown>, value: unknown): string | undefined {
+  let validate: ReturnType<typeof ajv.compile>;
+  try {
+    validate = ajv.compile(schema);
+  } catch (error) {
+    throw new NodeRunError(
+      'invalid_config',
+      `The JSON Schema is not valid: ${(error as Error).message}`,
+      false,
+    );
+  }
+  if (validate(value)) return undefined;
+  const first = validate.errors?.[0];
+  return first ? `${first.instancePath || '(the value)'} ${first.message}` : 'it does not match the schema';
+}
+
+async function mcpServer(ctx: NodeRunContext, source: McpSource): Promise<McpServerRef> {
+  if (!source.credential_id) return { url: source.mcp_url, headers: {} };
+  const credential = await ctx.openCredential(source.credential_id, HTTP_AUTH_CREDENTIAL_TYPES);
+  return { url: source.mcp_url, headers: credentialHeaders(credential) };
+}
+
+const cacheKeyOf = (ctx: NodeRunContext, source: McpSource) =>
+  `${ctx.organizationId}|${source.mcp_url}|${source.credential_id ?? ''}`;
+
+function mcpFailure(source: McpSource, error: unknown): NodeRunError {
+  if (error instanceof NodeRunError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  // A refused address stays refused; anything else (down, timing out) may pass.
+  const code = (error as { code?: unknown }).code;
+  const final = code === 'ssrf_blocked' || code === 'invalid_url';
+  return new NodeRunError('mcp_unreachable', `The MCP server ${source.mcp_url} failed: ${message}`, !final);
+}
+
+/** Every tool of the node's sources, as the model sees them; a name seen twice keeps its first source. */
+export async function listAgentTools(
+  ctx: NodeRunContext,
+  sources: AgentToolSource[],
+  describeWorkflow: DescribeToolWorkflow,
+): Promise<AgentTool[]> {
+  const tools: AgentTool[] = [];
+  const seen = new Set<string>();
+  for (const [index, source] of sources.entries()) {
+    let specs: AiToolSpec[];
+    if ('workflow_id' in source) specs = [await describeWorkflow(source.workflow_id)];
+    else {
+      try {
+        const listed = await listMcpTools(ctx.http, await mcpServer(ctx, source), cacheKeyOf(ctx, source));
+        specs = source.tool_names ? listed.filter((t) => source.tool_names?.includes(t.name)) : listed;
+      } catch (error) {
+        throw mcpFailure(source, error);
+      }
+    }
+    for (const spec of specs) {
+      if (seen.has(spec.name)) continue;
+      seen.add(spec.name);
+      tools.push({ ...spec, source: index });
+    }
+  }
+  return tools;
+}
+
+/** One model call; a final answer is checked against output_schema when there is one. */
+export async function callAgentModel(
+  ctx: NodeRunContext,
+  request: AgentModelRequest,
+): Promise<AgentModelResult> {
+  const module = await openAiModule(ctx, 'action.ai.agent');
+  const started = performance.now();
+  const answer = await callModel(ctx, module, {
+    ...(request.model ? { model: request.model } : {}),
+    ...(request.system ? { system: request.system } : {}),
+    messages: request.messages,
+    tools: request.tools,
+    max_tokens: request.max_tokens,
+  });
+  const duration_ms = Math.round(performance.now() - started);
+  if (!request.output_schema || answer.tool_calls.length > 0) return { answer, duration_ms };
+  let json: unknown;
+  try {
+    json = parseJsonAnswer(answer.text);
+  } catch {
+    return { answer, duration_ms, json_error: 'it is not JSON' };
+  }
+  const error = schemaError(request.output_schema, json);
+  return error === undefined ? { answer, duration_ms, json } : { answer, duration_ms, json_error: error };
+}
+
+/** The model-facing text of a tool's result. */
+const contentOf = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
+
+/** One MCP tool call: invalid arguments and the server's errors go back to the model as the result. */
+export async function callAgentTool(
+  ctx: NodeRunContext,
+  request: AgentToolRequest,
+): Promise<AgentToolResult> {
+  const started = performance.now();
+  const took = () => Math.round(performance.now() - started);
+  const { source, call, tool } = request;
+  if (!('mcp_url' in source)) throw new NodeRunError('invalid_config', 'Not an MCP tool source', false);
+  const invalid = schemaError(tool.input_schema, call.args);
+  if (invalid !== undefined) {
+    return {
+      content: `Invalid arguments: ${invalid}`,
+      error: `invalid arguments: ${invalid}`,
+      duration_ms: took(),
+    };
+  }
+  try {
+    const outcome = await callMcpTool(
+      ctx.http,
+      await mcpServer(ctx, source),
+      call.name,
+      (call.args ?? {}) as Record<string, unknown>,
+    );
+    if (outcome.isError) return { content: outcome.text, error: outcome.text, duration_ms: took() };
+    let result: unknown = outcome.structured;
+    if (result === undefined) {
+      try {
+        result = JSON.parse(outcome.text);
+      } catch {
+        result = outcome.text;
+      }
+    }
+    return {
+      content: outcome.structured === undefined ? outcome.text : contentOf(result),
+      result,
+      duration_ms: took(),
+    };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/tool .*not found|unknown tool/i.test(message)) forgetMcpTools(cacheKeyOf(ctx, source));
+    return { content: `The tool call failed: ${message}`, error: message.slice(0, 500), duration_ms: took() };
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * action.ai.agent end to end: the organization's AI module pointed at scripted OpenAI-compatible
+ * and Anthropic fakes, tools from an MCP server built with the official SDK. Each model call and
+ * tool call is its own activity; parallel calls in one turn are answered together.
+ */
+import { createEngineHarness, type EngineHarness } from '@weft/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type McpFake, startMcpFake } from './mcp-fake';
+import { type ModelFake, startAnthropicFake, startOpenAiFake } from './model-fakes';
+
+let h: EngineHarness;
+let openAi: ModelFake;
+let anthropic: ModelFake;
+let mcp: McpFake;
+const orgs: Record<'openai' | 'anthropic', { organizationId: string; key: string }> = {} as never;
+
+beforeAll(async () => {
+  [openAi, anthropic, mcp] = await Promise.all([startOpenAiFake(), startAnthropicFake(), startMcpFake()]);
+  h = await createEngineHarness({ ssrfAllowlist: ['127.0.0.0/8'] });
+  for (const [provider, fake, apiKey] of [
+    ['openai', openAi, 'sk-fake-openai'],
+    ['anthropic', anthropic, 'sk-ant-fake'],
+  ] as const) {
+    orgs[provider] = await h.createOrg(`agent ${provider}`);
+    const configured = await h.request('PUT', '/api/v1/modules/ai', {
+      key: orgs[provider].key,
+      body: { provider, base_url: fake.url, api_key: apiKey, default_model: `${provider}-model` },
+    });
+    expect(configured.status).toBe(200);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await h?.close();
+  await Promise.all([openAi?.close(), anthropic?.close(), mcp?.close()]);
+});
+
+async function runAgent(provider: 'openai' | 'anthropic', config: Record<string, unknown>, input = {}) {
+  const { key } = orgs[provider];
+  const created = await h.request('POST', '/api/v1/workflows', {
+    key,
+    body: {
+      name: `agent ${provider}`,
+      trigger_type: 'manual',
+      status: 'active',
+      nodes: [{ id: 'agent', type: 'action.ai.agent', config }],
+      edges: [],
+    },
+  });
+  const workflow = (await created.json()) as any;
+  expect(created.status, JSON.stringify(workflow)).toBe(201);
+  const started = await h.request('POST', `/api/v1/workflows/${workflow.id}/execute`, {
+    key,
+    body: { input },
+  });
+  const { execution_id } = (await started.json()) as any;
+  const execution = await h.waitForExecution(key, execution_id, undefined, 60_000);
+  return { execution, step: execution.steps.find((s: any) => s.node_id === 'agent') };
+}
+
+describe('action.ai.agent', () => {
+  it('OpenAI: two parallel MCP tool calls, then a final answer; every call recorded with its result', async () => {
+    openAi.script(
+      {
+        tool_calls: [
+          { name: 'lookup_order', arguments: { order_id: 'A1' } },
+          { name: 'add', arguments: { a: 2, b: 3 } },
+        ],
+        usage: { input_tokens: 50, output_tokens: 20 },
+      },
+      { text: 'Order A1 is paid; 2 + 3 = 5.', usage: { input_tokens: 90, output_tokens: 12 } },
+    );
+    const before = openAi.requests.length;
+    const { execution, step } = await runAgent(
+      'openai',
+      {
+        prompt: 'Where is order {{trigger.order}}, and what is 2 + 3?',
+        system: 'You are a support agent.',
+        tools: [{ mcp_url: mcp.url }],
+      },
+      { order: 'A1' },
+    );
+    expect(execution.status, JSON.stringify(step)).toBe('success');
+    expect(step.output).toMatchObject({
+      text: 'Order A1 is paid; 2 + 3 = 5.',
+      model: 'openai-model',
+      usage: { input_tokens: 140, output_tokens: 32 },
+      tool_calls: [
+        {
+          name: 'lookup_order',
+          arguments: { order_id: 'A1' },
+          result: { order_id: 'A1', status: 'paid' },
+          step: 1,
+        },
+        { name: 'add', arguments: { a: 2, b: 3 }, result: 5, step: 1 },
+      ],
+    });
+    expect(step.output.model_calls.map((c: any) => c.step)).toEqual([1, 2]);
+    for (const call of step.output.tool_calls) expect(call.duration_ms).toBeGreaterThanOrEqual(0);
+
+    const [first, second] = openAi.requests.slice(before);
+    expect(openAi.requests.length - before).toBe(2);
+    expect(first.messages).toEqual([
+      { role: 'system', content: 'You are a support agent.' },
+      { role: 'user', content: 'Where is order A1, and what is 2 + 3?' },
+    ]);
+    expect(first.tools.map((t: any) => t.function.name).sort()).toEqual(['add', 'fail', 'lookup_order']);
+    expect(second.messages.slice(2)).toEqual([
+      expect.objectContaining({ role: 'assistant', tool_calls: expect.any(Array) }),
+      { role: 'tool', tool_call_id: 'call_1_0', content: '{"order_id":"A1","status":"paid"}' },
+      { role: 'tool', tool_call_id: 'call_1_1', content: '5' },
+    ]);
+    expect(mcp.callsOf('lookup_order')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('Anthropic: tool_use, a tool error fed back as tool_result is_error, output_schema repaired once', async () => {
+    anthropic.script(
+      { text: 'Let me check.', tool_calls: [{ name: 'fail', arguments: {} }] },
+      { text: 'The status is paid.' },
+      { text: '{"status": "paid", "confidence": 0.9}' },
+    );
+    const before = anthropic.requests.length;
+    const { execution, step } = await runAgent('anthropic', {
+      prompt: 'Check it',
+      tools: [{ mcp_url: mcp.url, tool_names: ['fail'] }],
+      output_schema: {
+        type: 'object',
+        required: ['status', 'confidence'],
+        properties: { status: { type: 'string' }, confidence: { type: 'number' } },
+      },
+    });
+    expect(execution.status, JSON.stringify(step)).toBe('success');
+    expect(step.output.json).toEqual({ status: 'paid', confidence: 0.9 });
+    expect(step.output.tool_calls).toEqual([
+      expect.objectContaining({ name: 'fail', error: 'the tool broke', step: 1 }),
+    ]);
+    const mine = anthropic.requests.slice(before);
+    expect(mine).toHaveLength(3);
+    expect(mine[0].tools.map((t: any) => t.name)).toEqual(['fail']);
+    expect(mine[1].messages[2]).toEqual({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'toolu_1_0', content: 'the tool broke', is_error: true }],
+    });
+    // The repair round: the model is told what was wrong, without tools.
+    expect(mine[2].tools).toBeUndefined();
+    expect(JSON.stringify(mine[2].messages.at(-1))).toContain('not valid: it is not JSON');
+  });
+
+  it('fails with agent_max_steps when the model is still calling tools after max_steps', async () => {
+    const before = openAi.requests.length;
+    openAi.script(
+      { tool_calls: [{ name: 'add', arguments: { a: 1, b: 1 } }] },
+      { tool_calls: [{ name: 'add', arguments: { a: 2, b: 2 } }] },
+    );
+    const { execution, step } = await runAgent('openai', {
+      prompt: 'Count forever',
+      tools: [{ mcp_url: mcp.url }],
+      max_steps: 2,
+    });
+    // The default on_failure (continue): the execution ends partial, the step failed.
+    expect([execution.status, step.status, step.error.code]).toEqual([
+      'partial',
+      'failed',
+      'agent_max_steps',
+    ]);
+    expect(openAi.requests.length - before).toBe(2);
+  });
+});
