@@ -1,4 +1,5 @@
 import { ApplicationFailure } from '@temporalio/common';
+import { appendAgentMemory, loadAgentMemory } from '@weft/domain';
 import {
   type AgentModelRequest,
   type AgentToolRequest,
@@ -48,9 +49,9 @@ export function createAgentActivities(deps: ActivityDeps) {
       guarded(() => callAgentModel(contextFor(args), args.request)),
     agentCallTool: (args: AgentStepRef & { request: AgentToolRequest }) =>
       guarded(() => callAgentTool(contextFor(args), args.request)),
-    agentLoadMemory: async (
-      _args: AgentStepRef & { key: string; window: number },
-    ): Promise<AiMessage[][]> => [],
-    agentSaveMemory: async (_args: AgentStepRef & { key: string; turn: AiMessage[] }) => {},
+    agentLoadMemory: async (args: AgentStepRef & { key: string; window: number }): Promise<AiMessage[][]> =>
+      (await loadAgentMemory(deps.db, args)) as AiMessage[][],
+    agentSaveMemory: (args: AgentStepRef & { key: string; turn: AiMessage[] }) =>
+      appendAgentMemory(deps.db, { ...args, messages: args.turn }),
   };
 }

@@ -165,4 +165,40 @@ describe('action.ai.agent', () => {
     ]);
     expect(openAi.requests.length - before).toBe(2);
   });
+
+  it('memory: a second conversation under the same key starts with the first one, tool calls included', async () => {
+    openAi.script(
+      { tool_calls: [{ name: 'lookup_order', arguments: { order_id: 'C3' } }] },
+      { text: 'Order C3 was refunded.' },
+      { text: 'As I said, C3 was refunded.' },
+      { text: 'Hello, stranger.' },
+    );
+    const config = {
+      prompt: '{{trigger.text}}',
+      tools: [{ mcp_url: mcp.url }],
+      memory: { key: '{{trigger.sender}}', window: 5 },
+    };
+    const before = openAi.requests.length;
+    const first = await runAgent('openai', config, { sender: '+4915100000001', text: 'What about C3?' });
+    expect(first.execution.status).toBe('success');
+    const second = await runAgent('openai', config, { sender: '+4915100000001', text: 'Sure?' });
+    expect(second.step.output.text).toBe('As I said, C3 was refunded.');
+    const third = await runAgent('openai', config, { sender: '+4915100000002', text: 'Hi' });
+    expect(third.execution.status).toBe('success');
+    const [, , remembered, fresh] = openAi.requests.slice(before);
+    expect(remembered.messages.map((m: any) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+    ]);
+    expect(remembered.messages[2]).toMatchObject({
+      role: 'tool',
+      content: '{"order_id":"C3","status":"refunded"}',
+    });
+    expect(remembered.messages.at(-1)).toEqual({ role: 'user', content: 'Sure?' });
+    // Another key: a conversation of its own.
+    expect(fresh.messages).toEqual([{ role: 'user', content: 'Hi' }]);
+  });
 });

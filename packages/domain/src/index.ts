@@ -1,4 +1,5 @@
 export * from './accounts';
+export * from './agent-memory/memory';
 export * from './api-keys/authenticate';
 export * from './api-keys/create';
 export * from './api-keys/key-format';
