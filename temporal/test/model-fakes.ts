@@ -22,6 +22,8 @@ export interface ModelFake {
   url: string;
   /** Every request body received, in order. */
   requests: any[];
+  /** When each request arrived (Date.now()), in the same order. */
+  arrivals: number[];
   /** How many requests were answered with a scripted 2xx answer. */
   answered(): number;
   /** Queues answers, served in order; when the queue is empty `fallback` answers (else a 500). */
@@ -145,6 +147,7 @@ async function startModelFake(provider: Provider, apiKey: string): Promise<Model
   const fake: ModelFake = {
     url: '',
     requests: [],
+    arrivals: [],
     answered: () => answered,
     script: (...answers) => {
       queue.push(...answers);
@@ -170,6 +173,7 @@ async function startModelFake(provider: Provider, apiKey: string): Promise<Model
     if (req.method !== 'POST' || req.url !== path) return send(404, { error: { message: `no ${req.url}` } });
     const body = JSON.parse(raw);
     fake.requests.push(body);
+    fake.arrivals.push(Date.now());
     const broken = protocolError(provider, body);
     if (broken) return send(400, { error: { type: 'invalid_request_error', message: broken } });
     const answer = queue.shift() ?? fake.fallback?.(body);

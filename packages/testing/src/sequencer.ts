@@ -17,6 +17,7 @@ export const LONGEST_FILES = [
   'web/test/build-loop.test.ts',
   'services/cli/test/weft-up-supervision.test.ts',
   'temporal/test/durability.test.ts',
+  'temporal/test/durability-agent.test.ts',
   'services/api/test/client-generators.test.ts',
   'services/cli/test/keys.test.ts',
   'services/cli/test/weft-up-startup.test.ts',
