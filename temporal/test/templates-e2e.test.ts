@@ -305,6 +305,27 @@ async function start(template: Template, workflow: any): Promise<string> {
     case 'chat':
       await deliverChatMessage(payload ?? {}, `wamid.E2E-${template.id}`);
       return firstExecutionOf(workflow.id);
+    case 'tool': {
+      // As an MCP client calls it: tools/call by name, with the sample as arguments.
+      const res = await h.app.request('/api/mcp', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${org.key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: triggerConfig.name, arguments: payload ?? {} },
+        }),
+      });
+      const answer = (await res.json()) as any;
+      expect(res.status, JSON.stringify(answer)).toBe(200);
+      expect(answer.result?.isError, JSON.stringify(answer)).toBe(false);
+      return answer.result._meta['weft/execution_id'];
+    }
     default: {
       // manual runs this way anyway. A schedule fire and a poll's new item start the same
       // interpreter with the same kind of payload ({scheduled_at} / the new item) as their
@@ -383,7 +404,7 @@ describe('templates end to end', () => {
     '%s clones, runs with its sample and ends as promised',
     async (_id, template) => {
       const target = await startHttpTarget((template.sample.http_responses ?? {}) as Record<string, unknown>);
-      const listens = ['event', 'webhook', 'chat'].includes(template.workflow.trigger_type);
+      const listens = ['event', 'webhook', 'chat', 'tool'].includes(template.workflow.trigger_type);
       let workflowId: string | undefined;
       aiReply = template.sample.ai_reply ?? DEFAULT_AI_REPLY;
       aiScript = [...(template.sample.ai_script ?? [])];

@@ -160,6 +160,9 @@ const workerMetrics = {
 
 export const DEFAULT_HOOK_RATE_LIMIT = 120;
 
+/** Seconds an MCP tools/call waits for its tool workflow when MCP_CALL_TIMEOUT is unset (DESIGN §14). */
+export const DEFAULT_MCP_CALL_TIMEOUT = 60;
+
 /** Days a finished execution is kept when EXECUTION_RETENTION_DAYS is unset (Temporal Cloud's default too). */
 export const DEFAULT_EXECUTION_RETENTION_DAYS = 30;
 
@@ -235,6 +238,11 @@ const ApiEnvObject = z.object({
   /** Requests per minute per inbound hook URL (POST /api/hooks/<token>), counted in PostgreSQL. */
   HOOK_RATE_LIMIT: positiveInt.default(DEFAULT_HOOK_RATE_LIMIT),
   MAX_BODY_BYTES: positiveInt.default(1024 * 1024),
+  /**
+   * Seconds an MCP tools/call waits for its tool workflow; after that the answer is an error naming
+   * the execution, which runs on (DESIGN §14).
+   */
+  MCP_CALL_TIMEOUT: z.coerce.number().positive().max(3600).default(DEFAULT_MCP_CALL_TIMEOUT),
   /** How many reverse proxies in front of the server may set X-Forwarded-For. 0 = use the socket address. */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).default(0),
   SSRF_ALLOWLIST: z.string().default(''),

@@ -2,7 +2,7 @@ import { Cron } from 'croner';
 import { z } from 'zod';
 import { MASKED_SECRET_PATTERN, refuseSecretHeaders } from './secret-headers';
 
-export const TRIGGER_TYPES = ['event', 'manual', 'schedule', 'polling', 'webhook', 'chat'] as const;
+export const TRIGGER_TYPES = ['event', 'manual', 'schedule', 'polling', 'webhook', 'chat', 'tool'] as const;
 export const TriggerType = z.enum(TRIGGER_TYPES);
 export type TriggerType = z.infer<typeof TriggerType>;
 
@@ -101,6 +101,15 @@ export function nextCronFireTimes(cron: string, timezone: string, after: Date, c
   return parseCron(cron, timezone).nextRuns(count, after);
 }
 
+/** A tool workflow's name (DESIGN §14): safe for MCP and for both providers' tool names. */
+export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+export const ToolName = z
+  .string()
+  .regex(
+    TOOL_NAME_PATTERN,
+    'must start with a lower-case letter, then up to 63 lower-case letters, digits or _',
+  );
+
 const HeaderMap = z.record(
   z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'invalid header name'),
   z.string().refine((v) => !/[\r\n\0]/.test(v), 'header values cannot contain CR, LF or NUL'),
@@ -150,6 +159,21 @@ export const TriggerConfigByType = {
       .optional(),
   }),
   chat: z.object({}),
+  tool: z.object({
+    /** What callers (agents, MCP clients, action.workflow.execute) call it by. */
+    name: ToolName,
+    /** What it does, for the model choosing among tools. */
+    description: z.string().trim().max(2000).default(''),
+    /**
+     * The JSON Schema of the call's arguments (the execution's `trigger`); its validity as a JSON
+     * Schema is checked by the domain at save (a validator compiles code: not here, in workflow code).
+     */
+    input_schema: z
+      .record(z.string(), z.unknown())
+      .refine((s) => s.type === 'object', 'must be a JSON Schema with "type": "object" (MCP requires it)')
+      .default({ type: 'object', properties: {} }),
+  }),
 } satisfies Record<TriggerType, z.ZodType>;
 export type ScheduleTriggerConfig = z.output<(typeof TriggerConfigByType)['schedule']>;
 export type PollingTriggerConfig = z.output<(typeof TriggerConfigByType)['polling']>;
+export type ToolTriggerConfig = z.output<(typeof TriggerConfigByType)['tool']>;

@@ -142,6 +142,8 @@ export async function createEngineHarness(
     chatCloudBaseUrl?: string;
     chatGatewayBaseUrl?: string;
     chatGatewayContentBaseUrl?: string;
+    /** MCP_CALL_TIMEOUT (seconds) of the harness's API. */
+    mcpCallTimeout?: number;
   } = {},
 ): Promise<EngineHarness> {
   const timeSkipping = options.timeSkipping ?? false;
@@ -177,6 +179,7 @@ export async function createEngineHarness(
       RATE_LIMIT_PER_ORG: 1_000_000,
       TRUST_PROXY_HOPS: 0,
       TEMPORAL_UI_URL: 'http://localhost:8233',
+      ...(options.mcpCallTimeout ? { MCP_CALL_TIMEOUT: options.mcpCallTimeout } : {}),
       ...(options.chatCloudBaseUrl ? { CHAT_CLOUD_BASE_URL: options.chatCloudBaseUrl } : {}),
       ...(options.chatGatewayBaseUrl ? { CHAT_GATEWAY_BASE_URL: options.chatGatewayBaseUrl } : {}),
       ...(options.chatGatewayContentBaseUrl

@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { type ApiEnv, DEFAULT_HOOK_RATE_LIMIT } from '@weft/config';
+import { type ApiEnv, DEFAULT_HOOK_RATE_LIMIT, DEFAULT_MCP_CALL_TIMEOUT } from '@weft/config';
 import type { Database } from '@weft/db';
 import {
   createOutboundHttpClient,
@@ -18,6 +18,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv, OutboundProviders } from './app-env';
 import { accountsDepsFrom, type WebEnv } from './auth/web-session';
 import { handleError } from './error-handler';
+import { registerMcpServer } from './mcp-server';
 import { authenticate } from './middleware/authenticate';
 import { limitBodySize } from './middleware/body-size';
 import { browserCors } from './middleware/browser-cors';
@@ -52,6 +53,7 @@ export interface AppDeps {
         | 'CHAT_GATEWAY_BASE_URL'
         | 'CHAT_GATEWAY_CONTENT_BASE_URL'
         | 'METRICS_TOKEN'
+        | 'MCP_CALL_TIMEOUT'
       >
     > &
     Partial<WebEnv>;
@@ -94,7 +96,7 @@ const noAppKey = (): never => {
 };
 const secretsUnavailable: SecretBox = { encrypt: noAppKey, decrypt: noAppKey };
 
-/** The whole HTTP API: `/api/v1/*`, `/api/hooks/:token`, `/healthz`, `/readyz`, `/metrics`. */
+/** The whole HTTP API: `/api/v1/*`, `/api/mcp`, `/api/hooks/:token`, `/healthz`, `/readyz`, `/metrics`. */
 export function createApp(deps: AppDeps): Hono {
   const logger = deps.logger ?? getLogger('api');
   const logError = deps.logError ?? ((error) => logger.error({ err: error }, 'unhandled error'));
@@ -112,11 +114,20 @@ export function createApp(deps: AppDeps): Hono {
   app.onError(onError);
   app.notFound(answerUnmatchedRoute(() => app.routes));
   registerProbes(app, deps);
+  const auth = createAuthentication(deps, shared);
   // The route table is read on the first request, when `app` holds every route.
   app.route(
     '/api/v1',
-    createApiV1(deps, shared, () => app.routes),
+    createApiV1(deps, shared, auth, () => app.routes),
   );
+  registerMcpServer(app, {
+    siteUrl: deps.env.APP_URL,
+    maxBodyBytes: deps.env.MAX_BODY_BYTES,
+    callTimeoutMs: (deps.env.MCP_CALL_TIMEOUT ?? DEFAULT_MCP_CALL_TIMEOUT) * 1000,
+    provideContext: auth.provideContext,
+    authenticate: auth.authenticate,
+    onError: shared.onError,
+  });
   registerInboundEndpoints(app, deps, shared);
   return app;
 }
@@ -134,7 +145,12 @@ interface SharedDeps {
  * body size, the request's context, the public routes, authentication, JSON body, the 405 of a known
  * path, then every authenticated route.
  */
-function createApiV1(deps: AppDeps, shared: SharedDeps, allRoutes: () => Hono['routes']) {
+function createApiV1(
+  deps: AppDeps,
+  shared: SharedDeps,
+  auth: ReturnType<typeof createAuthentication>,
+  allRoutes: () => Hono['routes'],
+) {
   const v1 = new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) throw validationError(fieldsFromIssues(result.error.issues));
@@ -143,6 +159,23 @@ function createApiV1(deps: AppDeps, shared: SharedDeps, allRoutes: () => Hono['r
   v1.onError(shared.onError);
   v1.use('*', browserCors(deps.env.APP_URL));
   v1.use('*', limitBodySize(deps.env.MAX_BODY_BYTES));
+  v1.use('*', auth.provideContext);
+  v1.use('/auth/*', sameSiteOnly(deps.env.APP_URL));
+  v1.use('/auth/*', jsonBody);
+  for (const register of publicApiRoutes) register(v1);
+  v1.use('*', auth.authenticate);
+  v1.use('*', jsonBody);
+  // After the body checks, like the 405 of an unmatched route.
+  v1.use('*', refuseOtherMethodsOnFixedPaths(allRoutes));
+  for (const register of authenticatedApiRoutes) register(v1);
+  return v1;
+}
+
+/**
+ * The request variables and the API key check, shared by /api/v1 and /api/mcp: one key cache, one
+ * set of rate limits for both.
+ */
+function createAuthentication(deps: AppDeps, shared: SharedDeps) {
   const accounts = accountsDepsFrom(
     {
       db: deps.db,
@@ -152,13 +185,9 @@ function createApiV1(deps: AppDeps, shared: SharedDeps, allRoutes: () => Hono['r
     },
     deps.env,
   );
-  v1.use('*', provideRequestContext(deps, shared, accounts));
-  v1.use('/auth/*', sameSiteOnly(deps.env.APP_URL));
-  v1.use('/auth/*', jsonBody);
-  for (const register of publicApiRoutes) register(v1);
-  v1.use(
-    '*',
-    authenticate({
+  return {
+    provideContext: provideRequestContext(deps, shared, accounts),
+    authenticate: authenticate({
       db: deps.db,
       ratePerKey: deps.env.RATE_LIMIT_PER_KEY,
       ratePerOrg: deps.env.RATE_LIMIT_PER_ORG,
@@ -166,12 +195,7 @@ function createApiV1(deps: AppDeps, shared: SharedDeps, allRoutes: () => Hono['r
       sessionIdleMinutes: accounts.sessions.idleMinutes,
       appKey: deps.appKey,
     }),
-  );
-  v1.use('*', jsonBody);
-  // After the body checks, like the 405 of an unmatched route.
-  v1.use('*', refuseOtherMethodsOnFixedPaths(allRoutes));
-  for (const register of authenticatedApiRoutes) register(v1);
-  return v1;
+  };
 }
 
 /** Sets what every /api/v1 handler reads from its context (AppEnv's variables, before `ctx`/`auth`). */

@@ -73,6 +73,7 @@ describe('rules that depend on another field', () => {
     polling: { url: 'https://shop.example.com/orders', interval_minutes: 5 },
     webhook: { secret: 'sixteen-chars-at-least' },
     chat: {},
+    tool: { name: 'lookup_order', description: 'Looks an order up', input_schema: { type: 'object' } },
   };
   const body = () => doc.paths['/workflows'].post.requestBody.content['application/json'].schema;
 

@@ -5,6 +5,7 @@ import { assertCredentialReferences } from '../credentials/references';
 import type { SecretBox } from '../encryption';
 import type { ExecutionEngine } from '../executions/execution-engine';
 import { generateHookToken } from '../hooks/token';
+import { assertToolNameFree } from '../tools/tool-name';
 import { syncTriggersAfterSave } from '../triggers/sync-after-save';
 import { startWebhookDeliveries } from '../webhooks/outbox';
 import { recordWorkflowEvent } from '../webhooks/workflow-events';
@@ -25,6 +26,7 @@ export async function createWorkflow({
   const created = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
     await assertCredentialReferences(tx, ctx.organizationId, input);
     await assertModulesConfigured(tx, ctx.organizationId, input);
+    await assertToolNameFree(tx, ctx.organizationId, input);
     const [row] = await tx
       .insert(schema.workflows)
       .values({

@@ -8,6 +8,7 @@ import { AppError, notFound } from '../errors';
 import type { ExecutionEngine } from '../executions/execution-engine';
 import { generateHookToken } from '../hooks/token';
 import { isUuid } from '../text';
+import { assertToolNameFree } from '../tools/tool-name';
 import { syncTriggersAfterSave } from '../triggers/sync-after-save';
 import { startWebhookDeliveries } from '../webhooks/outbox';
 import { recordWorkflowEvent } from '../webhooks/workflow-events';
@@ -54,6 +55,7 @@ export async function updateWorkflow({
     }
     await assertCredentialReferences(tx, ctx.organizationId, next);
     await assertModulesConfigured(tx, ctx.organizationId, next);
+    await assertToolNameFree(tx, ctx.organizationId, next, input.id);
     previousTriggerType = existing.triggerType;
     const [row] = await tx
       .update(t)

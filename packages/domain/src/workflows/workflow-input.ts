@@ -16,6 +16,7 @@ import { CREDENTIAL_NODE_TYPES, NodeTypeName, validateNodes } from '@weft/nodes'
 import { z } from 'zod';
 import { humanMessage } from '../errors';
 import { storedText } from '../text';
+import { inputSchemaProblems } from '../tools/input-schema';
 
 export const WORKFLOW_STATUSES = ['active', 'inactive', 'draft'] as const;
 export const WorkflowStatus = z.enum(WORKFLOW_STATUSES);
@@ -69,6 +70,16 @@ export const WorkflowInput = z
           code: 'custom',
           path: ['trigger_config', ...issue.path.map(String)],
           message: humanMessage(issue),
+        });
+      }
+    }
+    if (trigger.success && input.trigger_type === 'tool') {
+      const inputSchema = (trigger.data as { input_schema: Record<string, unknown> }).input_schema;
+      for (const problem of inputSchemaProblems(inputSchema)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['trigger_config', 'input_schema'],
+          message: `is not a valid JSON Schema: ${problem}`,
         });
       }
     }

@@ -3,5 +3,5 @@
 export const PERMISSIONS = ["workflows.view","workflows.create","workflows.update","workflows.delete","workflows.execute","executions.view","executions.retry","executions.cancel","events.publish","webhooks.view","webhooks.manage","api_keys.view","api_keys.manage","audit.view","credentials.view","credentials.manage","modules.view","modules.manage","settings.view","settings.manage","users.view","users.manage","*"] as const;
 export const AUDIT_ACTIONS = ["created","updated","deleted","revoked","login","login_failed","logout","two_factor_failed","two_factor_enabled","two_factor_disabled","password_changed","password_reset","password_reset_link","sessions_ended","create","update","delete","revoke"] as const;
 export const EXECUTION_STATUSES = ["pending","running","waiting","success","partial","failed","cancelled","completed"] as const;
-export const TRIGGER_TYPES = ["event","manual","schedule","polling","webhook","chat"] as const;
+export const TRIGGER_TYPES = ["event","manual","schedule","polling","webhook","chat","tool"] as const;
 export const WEBHOOK_EVENTS = ["execution.completed","execution.failed","execution.partial","execution.waiting","workflow.created","workflow.updated","workflow.deleted"] as const;

@@ -1577,7 +1577,7 @@ export interface components {
             /** @description Organization modules its nodes send through (chat, email, ai) */
             modules: ("chat" | "email" | "ai")[];
             /** @enum {string} */
-            trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat";
+            trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat" | "tool";
             trigger_config: {
                 [key: string]: unknown;
             };
@@ -1592,7 +1592,7 @@ export interface components {
                 name: string;
                 description?: string | null;
                 /** @enum {string} */
-                trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat";
+                trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat" | "tool";
                 trigger_config: {
                     [key: string]: unknown;
                 };
@@ -3930,7 +3930,7 @@ export interface operations {
                 page?: number;
                 per_page?: number;
                 status?: "active" | "inactive" | "draft";
-                trigger_type?: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat";
+                trigger_type?: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat" | "tool";
                 /** @description Matches name or description */
                 search?: string;
             };
@@ -4014,7 +4014,7 @@ export interface operations {
                     name: string;
                     description?: string | null;
                     /** @enum {string} */
-                    trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat" | "trigger.event" | "trigger.manual" | "trigger.schedule" | "trigger.polling" | "trigger.webhook" | "trigger.chat";
+                    trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat" | "tool" | "trigger.event" | "trigger.manual" | "trigger.schedule" | "trigger.polling" | "trigger.webhook" | "trigger.chat" | "trigger.tool";
                     /** @default {} */
                     trigger_config?: {
                         [key: string]: components["schemas"]["JsonValue"];
@@ -4145,6 +4145,31 @@ export interface operations {
                     /** @enum {unknown} */
                     trigger_type?: "chat" | "trigger.chat";
                     trigger_config?: {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    trigger_type?: "tool" | "trigger.tool";
+                    trigger_config: {
+                        name: string;
+                        /** @default  */
+                        description?: string;
+                        /**
+                         * @default {
+                         *       "type": "object",
+                         *       "properties": {},
+                         *       "propertyNames": {
+                         *         "pattern": "^[^\\u0000]*$"
+                         *       },
+                         *       "additionalProperties": {
+                         *         "$ref": "#/components/schemas/JsonValue"
+                         *       }
+                         *     }
+                         */
+                        input_schema?: {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        };
+                    } & {
                         [key: string]: components["schemas"]["JsonValue"];
                     };
                 });
@@ -4314,7 +4339,7 @@ export interface operations {
                     name: string;
                     description?: string | null;
                     /** @enum {string} */
-                    trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat" | "trigger.event" | "trigger.manual" | "trigger.schedule" | "trigger.polling" | "trigger.webhook" | "trigger.chat";
+                    trigger_type: "event" | "manual" | "schedule" | "polling" | "webhook" | "chat" | "tool" | "trigger.event" | "trigger.manual" | "trigger.schedule" | "trigger.polling" | "trigger.webhook" | "trigger.chat" | "trigger.tool";
                     /** @default {} */
                     trigger_config?: {
                         [key: string]: components["schemas"]["JsonValue"];
@@ -4445,6 +4470,31 @@ export interface operations {
                     /** @enum {unknown} */
                     trigger_type?: "chat" | "trigger.chat";
                     trigger_config?: {
+                        [key: string]: components["schemas"]["JsonValue"];
+                    };
+                } | {
+                    /** @enum {unknown} */
+                    trigger_type?: "tool" | "trigger.tool";
+                    trigger_config: {
+                        name: string;
+                        /** @default  */
+                        description?: string;
+                        /**
+                         * @default {
+                         *       "type": "object",
+                         *       "properties": {},
+                         *       "propertyNames": {
+                         *         "pattern": "^[^\\u0000]*$"
+                         *       },
+                         *       "additionalProperties": {
+                         *         "$ref": "#/components/schemas/JsonValue"
+                         *       }
+                         *     }
+                         */
+                        input_schema?: {
+                            [key: string]: components["schemas"]["JsonValue"];
+                        };
+                    } & {
                         [key: string]: components["schemas"]["JsonValue"];
                     };
                 });
