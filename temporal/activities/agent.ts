@@ -1,5 +1,4 @@
-import { ApplicationFailure } from '@temporalio/common';
-import { appendAgentMemory, loadAgentMemory } from '@weft/domain';
+import { appendAgentMemory, describeToolWorkflow, loadAgentMemory, toolExecutionResult } from '@weft/domain';
 import {
   type AgentModelRequest,
   type AgentToolRequest,
@@ -38,13 +37,13 @@ export function createAgentActivities(deps: ActivityDeps) {
   return {
     agentListTools: (args: AgentStepRef & { sources: AgentToolSource[] }) =>
       guarded(() =>
-        listAgentTools(contextFor(args), args.sources, async (workflowId) => {
-          throw ApplicationFailure.nonRetryable(
-            `Tool workflow ${workflowId}: tool workflows are not available yet`,
-            'tool_workflow_unavailable',
-          );
-        }),
+        listAgentTools(contextFor(args), args.sources, (workflowId) =>
+          describeToolWorkflow(deps.db, { organizationId: args.organizationId, workflowId }),
+        ),
       ),
+    /** A tool workflow's child execution ended: its result for the model. */
+    agentToolWorkflowResult: (args: { organizationId: string; executionId: string }) =>
+      guarded(() => toolExecutionResult(deps.db, args)),
     agentCallModel: (args: AgentStepRef & { request: AgentModelRequest }) =>
       guarded(() => callAgentModel(contextFor(args), args.request)),
     agentCallTool: (args: AgentStepRef & { request: AgentToolRequest }) =>

@@ -201,4 +201,70 @@ describe('action.ai.agent', () => {
     // Another key: a conversation of its own.
     expect(fresh.messages).toEqual([{ role: 'user', content: 'Hi' }]);
   });
+
+  it('tool workflows: called as child executions; arguments its schema refuses go back to the model as an error', async () => {
+    const { key } = orgs.anthropic;
+    const created = await h.request('POST', '/api/v1/workflows', {
+      key,
+      body: {
+        name: 'Greeter tool',
+        trigger_type: 'tool',
+        trigger_config: {
+          name: 'greet',
+          description: 'Greets someone by name',
+          input_schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+        },
+        status: 'active',
+        nodes: [
+          {
+            id: 'greeting',
+            type: 'action.transform',
+            config: { assignments: [{ key: 'text', value: 'Hello {{ trigger.name }}' }] },
+          },
+        ],
+        edges: [],
+      },
+    });
+    const tool = (await created.json()) as any;
+    expect(created.status, JSON.stringify(tool)).toBe(201);
+    anthropic.script(
+      {
+        tool_calls: [
+          { name: 'greet', arguments: { name: 'Ada' } },
+          { name: 'greet', arguments: { nickname: 'Bob' } },
+        ],
+      },
+      { text: 'Greeted Ada; Bob needs a name.' },
+    );
+    const before = anthropic.requests.length;
+    const { execution, step } = await runAgent('anthropic', {
+      prompt: 'Greet Ada and Bob',
+      tools: [{ workflow_id: tool.id }],
+    });
+    expect(execution.status, JSON.stringify(step)).toBe('success');
+    const [ada, bob] = step.output.tool_calls;
+    expect(ada).toMatchObject({
+      name: 'greet',
+      result: { text: 'Hello Ada' },
+      execution_id: expect.any(String),
+    });
+    expect(bob.error).toContain('input schema');
+    const first = anthropic.requests[before];
+    expect(first.tools).toEqual([
+      {
+        name: 'greet',
+        description: 'Greets someone by name',
+        input_schema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+      },
+    ]);
+    // The child execution is the tool workflow's, started by this one.
+    const child = (await (
+      await h.request('GET', `/api/v1/executions/${ada.execution_id}`, { key })
+    ).json()) as any;
+    expect([child.workflow_id, child.trigger, child.parent_execution_id]).toEqual([
+      tool.id,
+      'tool',
+      execution.id,
+    ]);
+  });
 });

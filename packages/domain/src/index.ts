@@ -71,6 +71,7 @@ export * from './templates/catalog';
 export * from './templates/clone';
 export * from './text';
 export * from './tools/call-tool';
+export * from './tools/execution-result';
 export * from './tools/input-schema';
 export * from './tools/list-tools';
 export * from './tools/tool-name';

@@ -7,7 +7,12 @@ import {
   sleep,
 } from '@temporalio/workflow';
 import type { GraphNode } from '@weft/graph/runtime';
-import type { AgentRuntime, WorkflowNodeContext } from '@weft/nodes/runtime';
+import type {
+  AgentRuntime,
+  AgentToolRequest,
+  AgentToolResult,
+  WorkflowNodeContext,
+} from '@weft/nodes/runtime';
 import type { executeGraph } from '../execute-graph';
 import { agentModel, agentTool, sideEffects } from './activities';
 import type { GraphRun, LoopScope } from './state';
@@ -67,6 +72,34 @@ export function nodeContext(
   };
 }
 
+/**
+ * An agent's call of a tool workflow: a child execution, recorded (its arguments validated against
+ * the tool's input schema) and run as a child workflow the way action.workflow.execute runs one;
+ * its result is the tool workflow's (DESIGN §14).
+ */
+async function callToolWorkflow(run: GraphRun, request: AgentToolRequest): Promise<AgentToolResult> {
+  const { organizationId, executionId } = run.execution;
+  const started = Date.now();
+  const childId = await sideEffects.prepareChildExecution({
+    organizationId,
+    parentExecutionId: executionId,
+    workflowId: (request.source as { workflow_id: string }).workflow_id,
+    payload: request.call.args,
+  });
+  await executeChild<typeof executeGraph>('executeGraph', {
+    workflowId: `exec-${childId}`,
+    args: [{ executionId: childId, organizationId }],
+    parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+  });
+  const outcome = await sideEffects.agentToolWorkflowResult({ organizationId, executionId: childId });
+  const duration_ms = Date.now() - started;
+  if (outcome.error !== null) {
+    return { content: outcome.error, error: outcome.error, duration_ms, execution_id: childId };
+  }
+  const content = typeof outcome.result === 'string' ? outcome.result : JSON.stringify(outcome.result);
+  return { content, result: outcome.result, duration_ms, execution_id: childId };
+}
+
 /** action.ai.agent's calls, each its own activity, for this step. */
 function agentRuntime(run: GraphRun, node: GraphNode, iteration: number): AgentRuntime {
   const ref = {
@@ -80,6 +113,7 @@ function agentRuntime(run: GraphRun, node: GraphNode, iteration: number): AgentR
     callModel: (request) => agentModel.agentCallModel({ ...ref, request }),
     async callTool(request) {
       try {
+        if ('workflow_id' in request.source) return await callToolWorkflow(run, request);
         return await agentTool.agentCallTool({ ...ref, request });
       } catch (error) {
         if (isCancellation(error)) throw error;

@@ -48,6 +48,8 @@ export interface AgentToolResult {
   result?: unknown;
   error?: string;
   duration_ms: number;
+  /** A tool workflow's child execution. */
+  execution_id?: string;
 }
 
 /** The agent's side of the interpreter's node context (WorkflowNodeContext.agent). */

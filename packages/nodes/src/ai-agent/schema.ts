@@ -58,6 +58,8 @@ export const aiAgent = defineNodeType({
         approval: z.unknown().optional(),
         step: z.number().int(),
         duration_ms: z.number().int(),
+        /** A tool workflow's child execution. */
+        execution_id: z.string().optional(),
       }),
     ),
     model_calls: z.array(

@@ -27,6 +27,7 @@ interface ToolCallRecord {
   error?: string;
   step: number;
   duration_ms: number;
+  execution_id?: string;
 }
 
 const REPAIR_PROMPT =
@@ -125,6 +126,7 @@ export const aiAgentWorkflow = defineWorkflowNode({
           ...(outcome.error === undefined ? { result: outcome.result } : { error: outcome.error }),
           step,
           duration_ms: outcome.duration_ms,
+          ...(outcome.execution_id ? { execution_id: outcome.execution_id } : {}),
         });
         return {
           type: 'tool_result',
