@@ -47,6 +47,10 @@ export interface EventSignal {
   payload: unknown;
 }
 
+/** A decision on an approval the execution waits for (written to PostgreSQL first; the row is the truth). */
+export const APPROVAL_SIGNAL = 'approval';
+export type { ApprovalOutcome as ApprovalSignal } from '@weft/domain';
+
 /** Signals of the cart watcher (workflow `cartWatcher`, id from cartWatcherWorkflowId). Public: stable. */
 export const CART_ACTIVITY_SIGNAL = 'cartActivity';
 export type { CartActivity as CartActivitySignal } from '@weft/domain';

@@ -3,6 +3,7 @@ import { TypedSearchAttributes } from '@temporalio/common';
 import { cartWatcherWorkflowId, type ExecutionEngine, type LoadedExecution } from '@weft/domain';
 import { removeTriggerSchedules, syncTriggerSchedules } from './schedules';
 import {
+  APPROVAL_SIGNAL,
   CART_ACTIVITY_SIGNAL,
   CART_CLOSED_SIGNAL,
   type DeliverWebhookInput,
@@ -171,6 +172,14 @@ export function createTemporalEngine(deps: {
           .signal(CART_CLOSED_SIGNAL);
       } catch (error) {
         // No watcher (never started, already fired or closed): nothing to stop.
+        if (!(error instanceof WorkflowNotFoundError)) throw error;
+      }
+    },
+
+    async deliverApproval(executionId, outcome) {
+      try {
+        await client.workflow.getHandle(executionWorkflowId(executionId)).signal(APPROVAL_SIGNAL, outcome);
+      } catch (error) {
         if (!(error instanceof WorkflowNotFoundError)) throw error;
       }
     },

@@ -16,4 +16,6 @@ export interface ActivityDeps {
   chatCloudBaseUrl?: string;
   chatGatewayBaseUrl?: string;
   chatGatewayContentBaseUrl?: string;
+  /** APP_URL: links in messages (signed approval links) point here. */
+  siteUrl?: string;
 }

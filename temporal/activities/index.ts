@@ -7,6 +7,7 @@ import {
   saveExecutionProgress,
 } from '@weft/domain';
 import { createAgentActivities } from './agent';
+import { createApprovalActivities } from './approvals';
 import { createCartActivities } from './carts';
 import { createDeliveryActivities } from './deliver-webhook';
 import type { ActivityDeps } from './deps';
@@ -25,6 +26,7 @@ export { DEFAULT_OUTPUT_INLINE_LIMIT_BYTES } from './run-node';
 export function createActivities(deps: ActivityDeps) {
   return {
     ...createAgentActivities(deps),
+    ...createApprovalActivities(deps),
     ...createCartActivities(deps),
     ...createDeliveryActivities(deps),
     ...createScheduleActivities(deps),

@@ -57,7 +57,7 @@ function calleesOf(template: Template): Template[] {
 /** Whether a run of the template waits on a durable timer (a delay, or an event wait's timeout). */
 const hasTimers = (template: Template) =>
   [template, ...calleesOf(template)].some((t) =>
-    nodesOf(t).some((n) => n.type === 'action.delay' || n.type === 'action.wait_for_event'),
+    nodesOf(t).some((n) => ['action.delay', 'action.wait_for_event', 'action.approval'].includes(n.type)),
   );
 
 /**
@@ -352,6 +352,20 @@ async function waitUntilWaiting(executionId: string) {
   );
 }
 
+/** Until the execution waits on an action.approval step; answers the approval it asked for. */
+async function pendingApprovalOf(executionId: string): Promise<any> {
+  await h.waitForExecution(
+    org.key,
+    executionId,
+    (e) => e.steps.some((s: any) => s.node_type === 'action.approval' && s.status === 'waiting'),
+    WAIT_MS,
+  );
+  const { data } = await api('GET', '/api/v1/approvals?status=pending&per_page=100');
+  const approval = data.find((a: any) => a.execution_id === executionId);
+  expect(approval, `a pending approval of ${executionId}`).toBeDefined();
+  return approval;
+}
+
 async function finish(template: Template, executionId: string): Promise<any> {
   if (hasTimers(template)) {
     // Skips server time up to each timer the run waits on; a failure parks the run (for a retry
@@ -425,6 +439,10 @@ describe('templates end to end', () => {
           await waitUntilWaiting(executionId);
           await api('POST', '/api/v1/events', later, 202);
         }
+        for (const decision of template.sample.approvals ?? []) {
+          const approval = await pendingApprovalOf(executionId);
+          await api('POST', `/api/v1/approvals/${approval.id}/decision`, decision);
+        }
 
         // 3. The end status, then every side effect against what reached the fakes.
         const execution = await finish(template, executionId);
@@ -433,8 +451,12 @@ describe('templates end to end', () => {
         const steps = runs.flatMap((r) => r.steps);
         const completed = (type: string) =>
           steps.filter((s: any) => s.node_type === type && s.status === 'completed');
+        // An approval e-mails each of its notify_email addresses a signed link.
+        const approvalMails = completed('action.approval').flatMap((s: any) =>
+          [s.resolved_config.notify_email ?? []].flat().flatMap((a: string) => a.split(',')),
+        ).length;
         const reported = {
-          email: completed('action.email.send').length,
+          email: completed('action.email.send').length + approvalMails,
           chat: completed('action.chat.send').length + completed('action.chat.send_template').length,
           // An agent's step reports each of its model calls.
           ai:

@@ -9,6 +9,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import {
+  APPROVAL_SIGNAL,
+  type ApprovalSignal,
   EVENT_SIGNAL,
   type EventSignal,
   type ExecutionStatus,
@@ -24,6 +26,7 @@ import { GraphRun, TestRunFailed } from './graph/state';
 
 export const retrySignal = defineSignal<[RetrySignal]>(RETRY_SIGNAL);
 export const eventSignal = defineSignal<[EventSignal]>(EVENT_SIGNAL);
+export const approvalSignal = defineSignal<[ApprovalSignal]>(APPROVAL_SIGNAL);
 
 const { metrics } = proxySinks<WeftSinks>();
 
@@ -62,6 +65,9 @@ export async function executeGraph(args: {
   });
   setHandler(eventSignal, (signal) => {
     run.receivedEvents.push(signal);
+  });
+  setHandler(approvalSignal, (signal) => {
+    run.approvalOutcomes.set(signal.approval_id, signal);
   });
 
   try {

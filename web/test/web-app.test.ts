@@ -591,6 +591,7 @@ const PAGES: { path: string | (() => Promise<string>); name: string; heading: st
     name: 'execution',
     heading: /Greeter|Flaky/,
   },
+  { path: '/approvals', name: 'approvals', heading: 'Approvals' },
   { path: '/credentials', name: 'credentials', heading: 'Credentials' },
   { path: '/modules', name: 'modules', heading: 'Modules' },
   { path: '/conversations', name: 'conversations', heading: 'Conversations' },

@@ -122,6 +122,7 @@ describe('tenant table catalog', () => {
        order by p.proname`;
     // A new function that looks across organizations must be reviewed and added here.
     expect(rows.map((r) => r.name)).toEqual([
+      'weft_approval_organization',
       'weft_authenticate_api_key',
       'weft_authenticate_session',
       'weft_count_request',

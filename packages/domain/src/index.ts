@@ -6,6 +6,7 @@ export * from './api-keys/key-format';
 export * from './api-keys/list';
 export * from './api-keys/present';
 export * from './api-keys/revoke';
+export * from './approvals';
 export * from './audit-logs/list';
 export * from './audit-logs/record';
 export * from './carts/cart-activity';

@@ -9,6 +9,8 @@ export const PERMISSIONS = [
   'executions.view',
   'executions.retry',
   'executions.cancel',
+  'approvals.view',
+  'approvals.decide',
   'events.publish',
   'webhooks.view',
   'webhooks.manage',

@@ -8,6 +8,7 @@
  */
 import { aiAgentWorkflow } from './ai-agent/workflow';
 import { canonicalNodeType } from './aliases';
+import { approvalWorkflow } from './approval/workflow';
 import { chatSendWorkflow } from './chat-send/workflow';
 import { chatSendTemplateWorkflow } from './chat-send-template/workflow';
 import { codeWorkflow } from './code/workflow';
@@ -39,6 +40,7 @@ export const WORKFLOW_NODE_TYPES: readonly WorkflowNodeType[] = [
   eventPublishWorkflow,
   workflowExecuteWorkflow,
   aiAgentWorkflow,
+  approvalWorkflow,
 ];
 
 /**

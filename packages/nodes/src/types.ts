@@ -7,6 +7,7 @@
  */
 export { aiAgent } from './ai-agent/schema';
 export { aiPrompt } from './ai-prompt/schema';
+export { approval } from './approval/schema';
 export { chatSend } from './chat-send/schema';
 export { chatSendTemplate } from './chat-send-template/schema';
 export { code } from './code/schema';

@@ -21,6 +21,35 @@ export interface ReceivedEvent {
 }
 
 /**
+ * A decision a node asks a person for (action.approval; the agent's gate on a tool call). The step
+ * shows `waiting` until it is decided in the inbox (or by a signed e-mail link, or a chat reply) or
+ * its deadline passes.
+ */
+export interface ApprovalRequest {
+  /** Tells apart several approvals of one step (the agent: the tool call id); absent for one. */
+  key?: string;
+  title: string;
+  message: string;
+  /** How long to wait; absent waits for ever (a durable wait costs nothing while idle). */
+  timeoutMs?: number;
+  /** At the deadline: decide `approve` or `reject`, or `fail` the step (code `approval_timeout`). */
+  onTimeout: 'approve' | 'reject' | 'fail';
+  /** Who hears of it besides the inbox: e-mail addresses (a signed link each), one chat phone number. */
+  notify?: { email?: string[]; chat?: string };
+}
+
+/** How an approval was decided (action.approval's output, with `timed_out`). */
+export interface ApprovalResult {
+  approval_id: string;
+  decision: 'approve' | 'reject';
+  decided_by: string;
+  comment: string | null;
+  decided_at: string;
+  via: 'app' | 'email' | 'chat' | 'timeout';
+  timed_out: boolean;
+}
+
+/**
  * What the interpreter offers a node that runs in workflow code. Each call keeps its Temporal
  * meaning (a durable timer, a condition, an activity, a child workflow), in the order it is made.
  */
@@ -41,6 +70,11 @@ export interface WorkflowNodeContext {
   walkLoopBody(item: unknown, index: number, count: number): Promise<unknown>;
   /** The trigger payload as it may leave this run (run-only keys removed). */
   readonly outgoingPayload: unknown;
+  /**
+   * Asks a person (DESIGN §14): records the approval, notifies, waits durably with the step
+   * `waiting`, and resolves with the decision, or at the deadline with `onTimeout` (`fail` throws).
+   */
+  requestApproval(request: ApprovalRequest): Promise<ApprovalResult>;
   /** Child executions of the same organization (action.workflow.execute). */
   readonly children: {
     /** Records a child execution and returns its id. */

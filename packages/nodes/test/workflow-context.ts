@@ -1,5 +1,10 @@
 import type { AgentRuntime } from '../src/ai-agent/contract';
-import type { ReceivedEvent, WorkflowNodeContext } from '../src/workflow-node';
+import type {
+  ApprovalRequest,
+  ApprovalResult,
+  ReceivedEvent,
+  WorkflowNodeContext,
+} from '../src/workflow-node';
 
 /** What a fake context saw: the calls a workflow.ts made, in order. */
 export type ContextCall =
@@ -9,7 +14,8 @@ export type ContextCall =
   | { call: 'walk'; item: unknown; index: number; count: number }
   | { call: 'prepare'; workflowId: string; payload: unknown }
   | { call: 'start'; executionId: string }
-  | { call: 'run'; executionId: string };
+  | { call: 'run'; executionId: string }
+  | { call: 'requestApproval'; request: ApprovalRequest };
 
 /**
  * A WorkflowNodeContext for unit tests of workflow.ts modules: timers resolve at once, a wait sees
@@ -24,6 +30,8 @@ export function fakeWorkflowContext(
     childStatus?: string;
     outgoingPayload?: unknown;
     agent?: AgentRuntime;
+    /** What a requested approval resolves with (default: approved in the app). */
+    approval?: Partial<ApprovalResult>;
   } = {},
 ): WorkflowNodeContext & { calls: ContextCall[] } {
   const calls: ContextCall[] = [];
@@ -49,6 +57,19 @@ export function fakeWorkflowContext(
       return options.walk ? options.walk(item, index) : item;
     },
     outgoingPayload: options.outgoingPayload ?? { from: 'trigger' },
+    async requestApproval(request) {
+      calls.push({ call: 'requestApproval', request });
+      return {
+        approval_id: 'approval-1',
+        decision: 'approve',
+        decided_by: 'ada@example.com',
+        comment: null,
+        decided_at: '2026-01-01T00:00:00.000Z',
+        via: 'app',
+        timed_out: false,
+        ...options.approval,
+      };
+    },
     children: {
       async prepare(workflowId, payload) {
         calls.push({ call: 'prepare', workflowId, payload });

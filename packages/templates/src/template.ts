@@ -54,6 +54,15 @@ export const TemplateFile = z.strictObject({
       later_events: z
         .array(z.strictObject({ event: z.string(), payload: z.record(z.string(), z.unknown()) }))
         .optional(),
+      /** Decisions on the approvals the run asks for (action.approval), in order, made once each waits. */
+      approvals: z
+        .array(
+          z.strictObject({
+            decision: z.enum(['approve', 'reject']),
+            comment: z.string().max(2000).optional(),
+          }),
+        )
+        .optional(),
       /**
        * What the HTTP services a template calls answer in a test run, by `METHOD /path` (the
        * test serves every URL's path from one local server); unlisted calls get `{"ok": true}`.

@@ -209,6 +209,7 @@ export async function createEngineHarness(
       chatCloudBaseUrl: options.chatCloudBaseUrl,
       chatGatewayBaseUrl: options.chatGatewayBaseUrl,
       chatGatewayContentBaseUrl: options.chatGatewayContentBaseUrl,
+      siteUrl: 'http://localhost:3000',
     });
     const done = worker.run();
     running = {

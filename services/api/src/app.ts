@@ -24,6 +24,7 @@ import { limitBodySize } from './middleware/body-size';
 import { browserCors } from './middleware/browser-cors';
 import { jsonBody } from './middleware/json-body';
 import { requestTelemetry } from './middleware/request-telemetry';
+import { registerApprovalLinks } from './routes/approval-links/register';
 import { sameSiteOnly } from './routes/auth/shared';
 import { registerChatWebhooks } from './routes/chat-webhooks/receive';
 import { registerHealthz } from './routes/health/healthz';
@@ -84,6 +85,7 @@ const engineUnavailable: ExecutionEngine = {
   retry: unavailable,
   cancel: unavailable,
   deliverEvent: unavailable,
+  deliverApproval: unavailable,
   touchCart: unavailable,
   closeCart: unavailable,
   syncWorkflowTriggers: unavailable,
@@ -268,6 +270,7 @@ function registerInboundEndpoints(app: Hono, deps: AppDeps, shared: SharedDeps) 
     maxBodyBytes: deps.env.MAX_BODY_BYTES,
     logger: shared.logger,
   });
+  registerApprovalLinks(app, { db: deps.db, engine: shared.engine });
   registerReceiveHook(app, {
     db: deps.db,
     engine: shared.engine,

@@ -36,6 +36,7 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
     chatCloudBaseUrl: env.CHAT_CLOUD_BASE_URL,
     chatGatewayBaseUrl: env.CHAT_GATEWAY_BASE_URL,
     chatGatewayContentBaseUrl: env.CHAT_GATEWAY_CONTENT_BASE_URL,
+    siteUrl: env.APP_URL,
     appKey: env.APP_KEY,
     previousAppKeys: env.APP_KEYS_PREVIOUS,
     maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,

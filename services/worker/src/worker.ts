@@ -22,6 +22,8 @@ export interface WorkerOptions {
   chatCloudBaseUrl?: string;
   chatGatewayBaseUrl?: string;
   chatGatewayContentBaseUrl?: string;
+  /** APP_URL: where links in messages (signed approval links) point. */
+  siteUrl?: string;
   /** APP_KEY: payloads (trigger data, step outputs) are encrypted in Temporal's history with it. */
   appKey: Uint8Array;
   /** APP_KEYS_PREVIOUS: stored secrets and payloads sealed with them still open (docs/key-custody.md). */
@@ -74,6 +76,7 @@ export async function createWorker(options: WorkerOptions) {
       chatCloudBaseUrl: options.chatCloudBaseUrl,
       chatGatewayBaseUrl: options.chatGatewayBaseUrl,
       chatGatewayContentBaseUrl: options.chatGatewayContentBaseUrl,
+      siteUrl: options.siteUrl,
     }),
     dataConverter,
     sinks: createMetricsSinks(),

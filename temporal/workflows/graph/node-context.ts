@@ -11,10 +11,13 @@ import type {
   AgentRuntime,
   AgentToolRequest,
   AgentToolResult,
+  ApprovalRequest,
+  ApprovalResult,
   WorkflowNodeContext,
 } from '@weft/nodes/runtime';
+import type { ApprovalSignal } from '../../shared';
 import type { executeGraph } from '../execute-graph';
-import { agentModel, agentTool, sideEffects } from './activities';
+import { agentModel, agentTool, local, sideEffects } from './activities';
 import type { GraphRun, LoopScope } from './state';
 
 /** Where a node runs in the walk: what its workflow-side code may read and how it walks a loop body. */
@@ -47,6 +50,7 @@ export function nodeContext(
     failure: (message, code) => ApplicationFailure.nonRetryable(message, code),
     walkLoopBody: place.walkLoopBody,
     outgoingPayload: run.outgoingPayload,
+    requestApproval: (request) => requestApproval(run, node, config, place.iteration, request),
     children: {
       prepare: (workflowId, payload) =>
         sideEffects.prepareChildExecution({
@@ -125,4 +129,58 @@ function agentRuntime(run: GraphRun, node: GraphNode, iteration: number): AgentR
     loadMemory: (key, window) => sideEffects.agentLoadMemory({ ...ref, key, window }),
     saveMemory: (key, turn) => sideEffects.agentSaveMemory({ ...ref, key, turn }),
   };
+}
+
+/**
+ * The approval mechanism (DESIGN §14), shared by action.approval and the agent's approval gate: the
+ * row is written (and notifications sent) by an activity, then the step waits on a durable timer
+ * for the decision signal; at the deadline an activity settles the row, where a decision written
+ * in the meantime still wins.
+ */
+async function requestApproval(
+  run: GraphRun,
+  node: GraphNode,
+  config: Record<string, unknown>,
+  iteration: number,
+  request: ApprovalRequest,
+): Promise<ApprovalResult> {
+  const { execution } = run;
+  const requestKey = `${run.stepKey(node, iteration)}${request.key ? `:${request.key}` : ''}`;
+  const opened = await sideEffects.openApproval({
+    organizationId: execution.organizationId,
+    executionId: execution.executionId,
+    workflowId: execution.workflowId,
+    nodeId: node.id,
+    requestKey,
+    title: request.title,
+    message: request.message,
+    // Workflow time: deterministic, and the same clock the deadline's timer runs on.
+    ...(request.timeoutMs !== undefined
+      ? { expiresAt: new Date(Date.now() + request.timeoutMs).toISOString() }
+      : {}),
+    ...(request.notify ? { notify: request.notify } : {}),
+  });
+  let outcome: ApprovalSignal | null = opened.outcome;
+  if (!outcome) {
+    await run.pauseWithStatus(node, iteration, config, async () => {
+      const decided = () => run.approvalOutcomes.has(opened.id);
+      if (request.timeoutMs === undefined) await condition(decided);
+      else await condition(decided, request.timeoutMs);
+    });
+    outcome =
+      run.approvalOutcomes.get(opened.id) ??
+      (await local.settleApprovalAtDeadline({
+        organizationId: execution.organizationId,
+        approvalId: opened.id,
+        onTimeout: request.onTimeout === 'approve' ? 'approve' : 'reject',
+      }));
+  }
+  const timedOut = outcome.via === 'timeout';
+  if (timedOut && request.onTimeout === 'fail') {
+    throw ApplicationFailure.nonRetryable(
+      "Nobody decided before the approval's deadline.",
+      'approval_timeout',
+    );
+  }
+  return { ...outcome, timed_out: timedOut };
 }

@@ -9,7 +9,14 @@ import {
   referencesCredentials,
 } from '@weft/graph/runtime';
 import { isLoop, type WorkflowNodeType, workflowNodeOf } from '@weft/nodes/runtime';
-import type { EventSignal, ExecutionStatus, LoadedExecution, RetrySignal, StepError } from '../../shared';
+import type {
+  ApprovalSignal,
+  EventSignal,
+  ExecutionStatus,
+  LoadedExecution,
+  RetrySignal,
+  StepError,
+} from '../../shared';
 import { StepReporter } from './progress';
 import { Workbench } from './workbench';
 
@@ -77,6 +84,8 @@ export class GraphRun {
   position = 0;
   retryRequest: RetrySignal | undefined;
   readonly receivedEvents: EventSignal[] = [];
+  /** Decisions signalled to this execution, by approval id (the approvals table is the truth). */
+  readonly approvalOutcomes = new Map<string, ApprovalSignal>();
   /** Nodes whose output holds a reference to a stored (large) output; see @weft/graph stored-output. */
   readonly nodesWithStoredOutputs = new Set<string>();
 

@@ -1,5 +1,6 @@
 export * from './agent-memory';
 export * from './api-keys';
+export * from './approvals';
 export * from './audit-logs';
 export * from './chat-conversations';
 export * from './chat-inbound-messages';

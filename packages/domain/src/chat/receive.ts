@@ -3,6 +3,7 @@ import { type Database, withTenant } from '@weft/db';
 import { maskPhoneText, type PhoneIdentity, phoneIdentity } from '@weft/nodes';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { decideByChatReply } from '../approvals/chat-reply';
 import { openCredentialSecrets } from '../credentials/store';
 import type { SecretBox } from '../encryption';
 import { AppError } from '../errors';
@@ -190,6 +191,8 @@ export async function recordInboundMessage(
 ): Promise<'received' | 'duplicate'> {
   const conversation = await openWindow(deps.db, organizationId, message.sender.hash, message.id, message.at);
   if (!conversation) return 'duplicate';
+  // A reply to an approval's notification (`APPROVE <code>`) is the decision, not a chat turn.
+  if (await decideByChatReply(deps, organizationId, message.sender, message.text)) return 'received';
   await publishEvent({
     ctx: { db: deps.db, organizationId, actor: {} },
     input: {

@@ -1,3 +1,4 @@
+import type { ApprovalOutcome } from '../approvals/types';
 import type { CartActivity } from '../carts/cart-activity';
 import type { TimedWorkflow } from '../triggers/timed-workflow';
 import type { LoadedExecution } from './types';
@@ -24,6 +25,11 @@ export interface ExecutionEngine {
    * caller found in PostgreSQL; an execution that ended meanwhile is skipped.
    */
   deliverEvent(executionIds: string[], event: string, payload: unknown): Promise<void>;
+  /**
+   * Delivers a decision already written to PostgreSQL to the execution waiting for it (a Temporal
+   * signal: accepted even while no worker runs). An execution that ended meanwhile is skipped.
+   */
+  deliverApproval(executionId: string, outcome: ApprovalOutcome): Promise<void>;
   /** Starts a cart's abandonment timer, or restarts it from now with `activity` as the last event. */
   touchCart(organizationId: string, cartId: string, activity: CartActivity): Promise<void>;
   /** Stops a cart's timer without firing cart.abandoned (the cart became an order). No timer: no-op. */

@@ -3,6 +3,9 @@ import type { AppEnv } from '../app-env';
 import { registerCreateApiKey } from './api-keys/create';
 import { registerListApiKeys } from './api-keys/list';
 import { registerRevokeApiKey } from './api-keys/revoke';
+import { registerDecideApproval } from './approvals/decide';
+import { registerGetApproval } from './approvals/get';
+import { registerListApprovals } from './approvals/list';
 import { registerListAuditLogs } from './audit-logs/list';
 import { registerAcceptInvitation } from './auth/accept-invitation';
 import { registerAuthConfig } from './auth/config';
@@ -142,6 +145,9 @@ export const authenticatedApiRoutes: readonly RegisterRoute[] = [
   registerGetExecution,
   registerRetryExecution,
   registerCancelExecution,
+  registerListApprovals,
+  registerGetApproval,
+  registerDecideApproval,
   registerTestWorkflow,
   registerReplayExecution,
   registerCompareExecutions,

@@ -1,0 +1,95 @@
+import { type Database, schema, withTenant } from '@weft/db';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Actor, VerbArgs } from '../context';
+import { AppError, notFound } from '../errors';
+import type { ExecutionEngine } from '../executions/execution-engine';
+import { isUuid } from '../text';
+import { outcomeOf } from './open';
+import { presentApproval } from './present';
+import type { ApprovalDecision, ApprovalOutcome } from './types';
+
+/** Executions in these states still wait (a parallel branch may keep one `running` while a step waits). */
+const LIVE_EXECUTION = ['pending', 'running', 'waiting'] as const;
+
+/** Who an actor is, as an approval shows it: the user's e-mail or the API key's name. */
+async function actorName(db: Database, organizationId: string, actor: Actor): Promise<string> {
+  if (actor.userId) {
+    const [user] = await db
+      .select({ email: schema.users.email })
+      .from(schema.users)
+      .where(eq(schema.users.id, actor.userId));
+    if (user) return user.email;
+  }
+  if (actor.apiKeyId) {
+    const [key] = await withTenant(db, organizationId, (tx) =>
+      tx
+        .select({ name: schema.apiKeys.name })
+        .from(schema.apiKeys)
+        .where(eq(schema.apiKeys.id, actor.apiKeyId as string)),
+    );
+    if (key) return `API key ${key.name}`;
+  }
+  return 'unknown';
+}
+
+export interface DecideInput {
+  id: string;
+  decision: ApprovalDecision;
+  comment?: string | null;
+}
+
+/**
+ * Writes a decision, first writer wins (a decided approval is a 409), then signals it to the waiting
+ * execution. `via` and `decidedBy` name a decision from outside the app (a signed link, a chat reply);
+ * otherwise the acting user or key decides through the app.
+ */
+export async function decideApproval({
+  ctx,
+  input,
+  engine,
+  via = 'app',
+  decidedBy,
+}: VerbArgs<DecideInput> & {
+  engine: ExecutionEngine;
+  via?: ApprovalOutcome['via'];
+  decidedBy?: string;
+}) {
+  if (!isUuid(input.id)) throw notFound('Approval');
+  const who = decidedBy ?? (await actorName(ctx.db, ctx.organizationId, ctx.actor));
+  const a = schema.approvals;
+  const row = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
+    const [existing] = await tx
+      .select()
+      .from(a)
+      .where(and(eq(a.id, input.id), eq(a.organizationId, ctx.organizationId)))
+      .for('update');
+    if (!existing) throw notFound('Approval');
+    if (existing.status !== 'pending') {
+      throw new AppError('conflict', `This approval was already decided (${existing.status}).`);
+    }
+    const [live] = await tx
+      .select({ id: schema.executions.id })
+      .from(schema.executions)
+      .where(
+        and(
+          eq(schema.executions.id, existing.executionId),
+          inArray(schema.executions.status, LIVE_EXECUTION),
+        ),
+      );
+    if (!live) throw new AppError('conflict', 'The execution waiting for this approval has ended.');
+    const [updated] = await tx
+      .update(a)
+      .set({
+        status: input.decision === 'approve' ? 'approved' : 'rejected',
+        decidedBy: who,
+        decidedVia: via,
+        comment: input.comment ?? null,
+        decidedAt: new Date(),
+      })
+      .where(eq(a.id, input.id))
+      .returning();
+    return updated ?? existing;
+  });
+  await engine.deliverApproval(row.executionId, outcomeOf(row) as ApprovalOutcome);
+  return presentApproval(row);
+}
