@@ -267,4 +267,80 @@ describe('action.ai.agent', () => {
       execution.id,
     ]);
   });
+
+  it('requires_approval: the call waits for a person; a rejection goes back to the model, an approval runs it', async () => {
+    const { key } = orgs.openai;
+    openAi.script(
+      {
+        tool_calls: [
+          { name: 'lookup_order', arguments: { order_id: 'A1' } },
+          { name: 'lookup_order', arguments: { order_id: 'B2' } },
+        ],
+      },
+      { text: 'A1 is paid; I may not look at B2.' },
+    );
+    const before = openAi.requests.length;
+    const callsBefore = mcp.callsOf('lookup_order');
+    const created = await h.request('POST', '/api/v1/workflows', {
+      key,
+      body: {
+        name: 'gated agent',
+        trigger_type: 'manual',
+        status: 'active',
+        nodes: [
+          {
+            id: 'agent',
+            type: 'action.ai.agent',
+            config: { prompt: 'Check A1 and B2', tools: [{ mcp_url: mcp.url, requires_approval: true }] },
+          },
+        ],
+        edges: [],
+      },
+    });
+    const workflow = (await created.json()) as any;
+    const started = await h.request('POST', `/api/v1/workflows/${workflow.id}/execute`, { key, body: {} });
+    const { execution_id } = (await started.json()) as any;
+    await h.waitForExecution(key, execution_id, (e) => e.status === 'waiting');
+    let pending: any[] = [];
+    await expect
+      .poll(async () => {
+        const list = (await (
+          await h.request('GET', '/api/v1/approvals?status=pending&per_page=100', { key })
+        ).json()) as any;
+        pending = list.data.filter((a: any) => a.execution_id === execution_id);
+        return pending.length;
+      })
+      .toBe(2);
+    // Nothing was called while the approvals wait.
+    expect(mcp.callsOf('lookup_order')).toBe(callsBefore);
+    const [forA1, forB2] = ['A1', 'B2'].map((id) => pending.find((a) => a.message.includes(`"${id}"`)));
+    for (const [approval, decision, comment] of [
+      [forA1, 'approve', undefined],
+      [forB2, 'reject', 'not this customer'],
+    ] as const) {
+      const decided = await h.request('POST', `/api/v1/approvals/${approval.id}/decision`, {
+        key,
+        body: { decision, ...(comment ? { comment } : {}) },
+      });
+      expect(decided.status).toBe(200);
+    }
+    const done = await h.waitForExecution(key, execution_id, undefined, 30_000);
+    expect(done.status).toBe('success');
+    const [a1, b2] = done.steps.find((s: any) => s.node_id === 'agent').output.tool_calls;
+    expect(a1).toMatchObject({
+      result: { order_id: 'A1', status: 'paid' },
+      approval: { decision: 'approve' },
+    });
+    expect(b2).toMatchObject({
+      error: 'not approved: denied by reviewer: not this customer',
+      approval: { decision: 'reject' },
+    });
+    expect(mcp.callsOf('lookup_order')).toBe(callsBefore + 1);
+    const second = openAi.requests[before + 1];
+    expect(second.messages.at(-1)).toEqual({
+      role: 'tool',
+      tool_call_id: expect.stringMatching(/^call_\d+_1$/),
+      content: 'Error: The call was not made: denied by reviewer: not this customer.',
+    });
+  });
 });

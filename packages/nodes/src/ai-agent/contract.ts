@@ -50,6 +50,14 @@ export interface AgentToolResult {
   duration_ms: number;
   /** A tool workflow's child execution. */
   execution_id?: string;
+  /** How the call's approval was decided (a tool with `requires_approval`). */
+  approval?: {
+    approval_id: string;
+    decision: string;
+    decided_by: string;
+    comment: string | null;
+    timed_out: boolean;
+  };
 }
 
 /** The agent's side of the interpreter's node context (WorkflowNodeContext.agent). */

@@ -28,7 +28,11 @@ interface ToolCallRecord {
   step: number;
   duration_ms: number;
   execution_id?: string;
+  approval?: unknown;
 }
+
+/** How long a tool call waits for its approval before it counts as rejected. */
+const APPROVAL_TIMEOUT_MS = 24 * 3_600_000;
 
 const REPAIR_PROMPT =
   'Your last answer is not valid: {error}. Answer again with only a JSON value that satisfies the required JSON Schema.';
@@ -103,7 +107,36 @@ export const aiAgentWorkflow = defineWorkflowNode({
           duration_ms: 0,
         };
       }
-      return agent.callTool({ step, call, tool, source: config.tools[tool.source] as AgentToolSource });
+      const source = config.tools[tool.source] as AgentToolSource;
+      if (!source.requires_approval) return agent.callTool({ step, call, tool, source });
+      // The approval gate: a person decides before the call is made; a rejection (or no decision
+      // within a day) is the tool's result, so the model can adapt instead of the step failing.
+      const decision = await ctx.requestApproval({
+        key: call.id,
+        title: `The AI agent asks to call ${call.name}`,
+        message: `Arguments: ${JSON.stringify(call.args)}`,
+        timeoutMs: APPROVAL_TIMEOUT_MS,
+        onTimeout: 'reject',
+      });
+      const approval = {
+        approval_id: decision.approval_id,
+        decision: decision.decision,
+        decided_by: decision.decided_by,
+        comment: decision.comment,
+        timed_out: decision.timed_out,
+      };
+      if (decision.decision === 'reject') {
+        const why = decision.timed_out
+          ? 'nobody approved it in time'
+          : `denied by reviewer${decision.comment ? `: ${decision.comment}` : ''}`;
+        return {
+          content: `The call was not made: ${why}.`,
+          error: `not approved: ${why}`,
+          duration_ms: 0,
+          approval,
+        };
+      }
+      return { ...(await agent.callTool({ step, call, tool, source })), approval };
     };
 
     let final: AgentModelResult | undefined;
@@ -127,6 +160,7 @@ export const aiAgentWorkflow = defineWorkflowNode({
           step,
           duration_ms: outcome.duration_ms,
           ...(outcome.execution_id ? { execution_id: outcome.execution_id } : {}),
+          ...(outcome.approval ? { approval: outcome.approval } : {}),
         });
         return {
           type: 'tool_result',
