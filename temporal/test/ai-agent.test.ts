@@ -343,4 +343,54 @@ describe('action.ai.agent', () => {
       content: 'Error: The call was not made: denied by reviewer: not this customer.',
     });
   });
+
+  it('token usage and estimated cost per organization, workflow, model and execution on the dashboard', async () => {
+    const usageOrg = await h.createOrg('agent usage');
+    await h.request('PUT', '/api/v1/modules/ai', {
+      key: usageOrg.key,
+      body: {
+        provider: 'openai',
+        base_url: openAi.url,
+        api_key: 'sk-fake-openai',
+        default_model: 'gpt-4o-mini',
+      },
+    });
+    const orgKey = orgs.openai;
+    orgs.openai = usageOrg;
+    try {
+      openAi.script(
+        {
+          tool_calls: [{ name: 'add', arguments: { a: 1, b: 2 } }],
+          usage: { input_tokens: 1000, output_tokens: 200 },
+        },
+        { text: '3', usage: { input_tokens: 1500, output_tokens: 100 } },
+      );
+      const { execution } = await runAgent('openai', { prompt: 'Add', tools: [{ mcp_url: mcp.url }] });
+      const res = await h.request('GET', '/api/v1/dashboard/ai-usage', { key: usageOrg.key });
+      expect(res.status).toBe(200);
+      const usage = (await res.json()) as any;
+      const cost = (2500 * 0.15 + 300 * 0.6) / 1_000_000;
+      expect(usage.organization).toEqual({
+        input_tokens: 2500,
+        output_tokens: 300,
+        cost_usd: cost,
+        steps: 1,
+      });
+      expect(usage.by_workflow).toEqual([
+        expect.objectContaining({ workflow_id: execution.workflow_id, input_tokens: 2500, cost_usd: cost }),
+      ]);
+      expect(usage.by_model).toEqual([expect.objectContaining({ model: 'gpt-4o-mini', output_tokens: 300 })]);
+      expect(usage.top_executions).toEqual([
+        expect.objectContaining({ execution_id: execution.id, steps: 1 }),
+      ]);
+      // Another organization's usage is its own: an unlisted model's cost is unknown, not zero.
+      const other = (await (
+        await h.request('GET', '/api/v1/dashboard/ai-usage', { key: orgKey.key })
+      ).json()) as any;
+      expect(other.organization.input_tokens).toBeGreaterThan(0);
+      expect(other.organization.cost_usd).toBeNull();
+    } finally {
+      orgs.openai = orgKey;
+    }
+  });
 });

@@ -29,6 +29,8 @@ export * from './credentials/move-inline-secrets';
 export * from './credentials/present';
 export * from './credentials/update';
 export * from './credentials/use';
+export * from './dashboard/ai-prices';
+export * from './dashboard/ai-usage';
 export * from './dashboard/summary';
 export * from './encryption';
 export * from './errors';
