@@ -200,7 +200,11 @@ async function pointAt(workflowId: string, origin: string, status: string): Prom
   for (const node of workflow.nodes) {
     if (node.type === 'action.http_request') node.config.url = withOrigin(node.config.url, origin);
     if (node.type === 'action.ai.agent') {
-      for (const tool of node.config.tools ?? []) if (tool.mcp_url) tool.mcp_url = mcp.url;
+      for (const tool of node.config.tools ?? []) {
+        if (tool.mcp_url) tool.mcp_url = mcp.url;
+        // A tool workflow the clone made of another template: its HTTP calls go to the target too.
+        if (tool.workflow_id) await pointAt(tool.workflow_id, origin, 'draft');
+      }
     }
     if (node.type === 'action.workflow.execute') {
       // The clone calls its own copy of the callee template, not `template:<id>`.
@@ -378,16 +382,18 @@ async function finish(template: Template, executionId: string): Promise<any> {
 /** The execution and those its action.workflow.execute steps started, recursively. */
 async function withChildren(execution: any): Promise<any[]> {
   const all = [execution];
-  for (const step of execution.steps) {
-    if (step.node_type === 'action.workflow.execute' && step.output?.execution_id) {
-      const child = await h.waitForExecution(
-        org.key,
-        step.output.execution_id,
-        (e) => TERMINAL_STATUSES.has(e.status),
-        WAIT_MS,
-      );
-      all.push(...(await withChildren(child)));
+  const childIds = execution.steps.flatMap((step: any) => {
+    if (step.node_type === 'action.workflow.execute' && step.output?.execution_id)
+      return [step.output.execution_id];
+    // An AI agent's calls of tool workflows are child executions too.
+    if (step.node_type === 'action.ai.agent') {
+      return (step.output?.tool_calls ?? []).flatMap((c: any) => (c.execution_id ? [c.execution_id] : []));
     }
+    return [];
+  });
+  for (const id of childIds) {
+    const child = await h.waitForExecution(org.key, id, (e) => TERMINAL_STATUSES.has(e.status), WAIT_MS);
+    all.push(...(await withChildren(child)));
   }
   return all;
 }
