@@ -104,7 +104,12 @@ describe('action.ai.agent', () => {
       { role: 'system', content: 'You are a support agent.' },
       { role: 'user', content: 'Where is order A1, and what is 2 + 3?' },
     ]);
-    expect(first.tools.map((t: any) => t.function.name).sort()).toEqual(['add', 'fail', 'lookup_order']);
+    expect(first.tools.map((t: any) => t.function.name).sort()).toEqual([
+      'add',
+      'fail',
+      'lookup_order',
+      'repeat',
+    ]);
     expect(second.messages.slice(2)).toEqual([
       expect.objectContaining({ role: 'assistant', tool_calls: expect.any(Array) }),
       { role: 'tool', tool_call_id: 'call_1_0', content: '{"order_id":"A1","status":"paid"}' },
@@ -392,5 +397,19 @@ describe('action.ai.agent', () => {
     } finally {
       orgs.openai = orgKey;
     }
+  });
+
+  it('a tool answer past 64 KiB is cut, for the model and in the output, and says so', async () => {
+    openAi.script(
+      { tool_calls: [{ name: 'repeat', arguments: { text: 'abcd', times: 50_000 } }] },
+      { text: 'long' },
+    );
+    const before = openAi.requests.length;
+    const { execution, step } = await runAgent('openai', { prompt: 'Repeat', tools: [{ mcp_url: mcp.url }] });
+    expect(execution.status).toBe('success');
+    const result = step.output.tool_calls[0].result as string;
+    expect(result.startsWith('abcdabcd')).toBe(true);
+    expect(result).toMatch(/\[cut: the tool answered 200000 characters; the first 65536 are kept\]$/);
+    expect(openAi.requests[before + 1].messages.at(-1).content).toBe(result);
   });
 });

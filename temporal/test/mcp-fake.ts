@@ -1,8 +1,8 @@
 /**
  * An MCP server for agent tests, built with the official SDK and served statelessly over
  * Streamable HTTP (a new server and transport per request, as the SDK's stateless example does).
- * Its tools: `lookup_order {order_id}` answers an order's status, `add {a, b}` a sum, and `fail`
- * always answers `isError`. It counts the calls of each tool and `tools/list` requests, and checks
+ * Its tools: `lookup_order {order_id}` answers an order's status, `add {a, b}` a sum, `repeat
+ * {text, times}` a long text, and `fail` always answers `isError`. It counts the calls of each tool and `tools/list` requests, and checks
  * a bearer token when given one.
  */
 import { createServer, type Server } from 'node:http';
@@ -67,6 +67,17 @@ export async function startMcpFake(options: { token?: string } = {}): Promise<Mc
         fake.calls.push({ name: 'add', arguments: { a, b } });
         await hold();
         return { content: [{ type: 'text', text: String(a + b) }] };
+      },
+    );
+    server.registerTool(
+      'repeat',
+      {
+        description: 'Answers `text` repeated `times` times',
+        inputSchema: { text: z.string(), times: z.number() },
+      },
+      async ({ text, times }) => {
+        fake.calls.push({ name: 'repeat', arguments: { text, times } });
+        return { content: [{ type: 'text', text: text.repeat(times) }] };
       },
     );
     server.registerTool('fail', { description: 'Always fails' }, async () => {

@@ -118,11 +118,30 @@ export async function callAgentModel(
 /** The model-facing text of a tool's result. */
 const contentOf = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value ?? null));
 
-/** One MCP tool call: invalid arguments and the server's errors go back to the model as the result. */
+/**
+ * A tool's answer is kept to 64 KiB (for the model and in the output): the loop's history carries
+ * it, and Temporal refuses payloads past 2 MB. A longer result is cut, and says so.
+ */
+export const TOOL_RESULT_LIMIT = 64 * 1024;
+
+function bounded(outcome: AgentToolResult): AgentToolResult {
+  const resultSize = outcome.result === undefined ? 0 : contentOf(outcome.result).length;
+  if (outcome.content.length <= TOOL_RESULT_LIMIT && resultSize <= TOOL_RESULT_LIMIT) return outcome;
+  const note = `\n[cut: the tool answered ${outcome.content.length} characters; the first ${TOOL_RESULT_LIMIT} are kept]`;
+  const content = `${outcome.content.slice(0, TOOL_RESULT_LIMIT)}${note}`;
+  return { ...outcome, content, ...(outcome.error === undefined ? { result: content } : { error: content }) };
+}
+
+/** One MCP tool call, its answer kept to TOOL_RESULT_LIMIT. */
 export async function callAgentTool(
   ctx: NodeRunContext,
   request: AgentToolRequest,
 ): Promise<AgentToolResult> {
+  return bounded(await callMcpToolOnce(ctx, request));
+}
+
+/** One MCP tool call: invalid arguments and the server's errors go back to the model as the result. */
+async function callMcpToolOnce(ctx: NodeRunContext, request: AgentToolRequest): Promise<AgentToolResult> {
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   const { source, call, tool } = request;
