@@ -412,4 +412,42 @@ describe('action.ai.agent', () => {
     expect(result).toMatch(/\[cut: the tool answered 200000 characters; the first 65536 are kept\]$/);
     expect(openAi.requests[before + 1].messages.at(-1).content).toBe(result);
   });
+
+  it("an MCP server's credential comes from the vault; its tool list is cached between executions", async () => {
+    const token = 'mcp-secret-token-4711';
+    const guarded = await startMcpFake({ token });
+    try {
+      const { key } = orgs.anthropic;
+      const created = await h.request('POST', '/api/v1/credentials', {
+        key,
+        body: { name: 'Shop MCP', type: 'http_bearer', fields: { token } },
+      });
+      const credential = (await created.json()) as any;
+      expect(created.status, JSON.stringify(credential)).toBe(201);
+      const config = { prompt: 'A1?', tools: [{ mcp_url: guarded.url, credential_id: credential.id }] };
+      for (let i = 0; i < 2; i++) {
+        anthropic.script(
+          { tool_calls: [{ name: 'lookup_order', arguments: { order_id: 'A1' } }] },
+          { text: 'A1 is paid.' },
+        );
+        const { execution, step } = await runAgent('anthropic', config);
+        expect(execution.status, JSON.stringify(step)).toBe('success');
+        expect(step.output.tool_calls[0].result).toEqual({ order_id: 'A1', status: 'paid' });
+        // The token reached the server only: never the step, its config or its output.
+        expect(JSON.stringify(execution)).not.toContain(token);
+      }
+      expect(guarded.callsOf('lookup_order')).toBe(2);
+      // Listed once: the second execution took the list from the worker's cache.
+      expect(guarded.listRequests()).toBe(1);
+
+      // Without the credential the server refuses (401): final at once, and no model call.
+      const before = anthropic.requests.length;
+      const { step } = await runAgent('anthropic', { prompt: 'A1?', tools: [{ mcp_url: guarded.url }] });
+      expect(step.status).toBe('failed');
+      expect(step.error.code).toBe('mcp_auth_failed');
+      expect(anthropic.requests.length).toBe(before);
+    } finally {
+      await guarded.close();
+    }
+  }, 60_000);
 });

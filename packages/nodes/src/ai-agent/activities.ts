@@ -55,8 +55,17 @@ const cacheKeyOf = (ctx: NodeRunContext, source: McpSource) =>
 function mcpFailure(source: McpSource, error: unknown): NodeRunError {
   if (error instanceof NodeRunError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  // A refused address stays refused; anything else (down, timing out) may pass.
+  // A refused address, or the server refusing us (a 4xx: a bad credential, a wrong URL), stays
+  // so on a retry; anything else (down, timing out, a 5xx) may pass.
   const code = (error as { code?: unknown }).code;
+  if (typeof code === 'number' && code >= 400 && code < 500 && code !== 408 && code !== 429) {
+    const kind = code === 401 || code === 403 ? 'mcp_auth_failed' : 'mcp_request_refused';
+    return new NodeRunError(
+      kind,
+      `The MCP server ${source.mcp_url} refused the request (HTTP ${code}): ${message}`,
+      false,
+    );
+  }
   const final = code === 'ssrf_blocked' || code === 'invalid_url';
   return new NodeRunError('mcp_unreachable', `The MCP server ${source.mcp_url} failed: ${message}`, !final);
 }
