@@ -114,4 +114,12 @@ describe('the agent loop (workflow.ts)', () => {
       code: 'ai_invalid_output',
     });
   });
+
+  it('refuses a memory key that rendered empty, before any call', async () => {
+    const { runtime, models } = scriptedRuntime([answer('hi')]);
+    await expect(execute({ prompt: 'x', memory: { key: '  ', window: 5 } }, runtime)).rejects.toMatchObject({
+      code: 'agent_memory_key_empty',
+    });
+    expect(models).toEqual([]);
+  });
 });

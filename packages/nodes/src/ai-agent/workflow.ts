@@ -50,6 +50,14 @@ export const aiAgentWorkflow = defineWorkflowNode({
   async execute(rawConfig, ctx) {
     const config = rawConfig as unknown as RenderedAgentConfig;
     const agent = ctx.agent;
+    // An empty key (an expression that found nothing) would pour every such run into one shared
+    // conversation: refused instead.
+    if (config.memory && String(config.memory.key ?? '').trim() === '') {
+      throw ctx.failure(
+        'memory.key rendered empty: the conversation it names cannot be told apart',
+        'agent_memory_key_empty',
+      );
+    }
     const tools: AgentTool[] = config.tools.length > 0 ? await agent.listTools(config.tools) : [];
     const earlier = config.memory
       ? (await agent.loadMemory(config.memory.key, config.memory.window)).flat()
