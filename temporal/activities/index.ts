@@ -6,6 +6,7 @@ import {
   prepareChildExecution,
   saveExecutionProgress,
 } from '@weft/domain';
+import { createAgentActivities } from './agent';
 import { createApprovalActivities } from './approvals';
 import { createCartActivities } from './carts';
 import { createDeliveryActivities } from './deliver-webhook';
@@ -24,6 +25,7 @@ export { DEFAULT_OUTPUT_INLINE_LIMIT_BYTES } from './run-node';
 /** Activity factory: dependencies come in, activities come out (samples-typescript style). */
 export function createActivities(deps: ActivityDeps) {
   return {
+    ...createAgentActivities(deps),
     ...createApprovalActivities(deps),
     ...createCartActivities(deps),
     ...createDeliveryActivities(deps),

@@ -139,8 +139,17 @@ export interface AiFake {
   close(): Promise<void>;
 }
 
-/** An OpenAI-compatible chat-completions endpoint (`POST /v1/chat/completions`) answering `reply()`. */
-export async function startAiFake(reply: () => string): Promise<AiFake> {
+/** A scripted answer: tool calls (several = parallel calls in one turn) and/or text. */
+export interface AiTurn {
+  text?: string;
+  tool_calls?: { name: string; arguments: Record<string, unknown> }[];
+}
+
+/**
+ * An OpenAI-compatible chat-completions endpoint (`POST /v1/chat/completions`) answering `reply()`:
+ * a text, or a turn with tool calls in the wire format (`tool_calls`, JSON-string arguments).
+ */
+export async function startAiFake(reply: () => string | AiTurn): Promise<AiFake> {
   const requests: AiFake['requests'] = [];
   const server = createServer(async (req, res) => {
     const raw = await readBody(req);
@@ -151,11 +160,31 @@ export async function startAiFake(reply: () => string): Promise<AiFake> {
       return json(res, 404, { error: { message: `no route ${req.method} ${req.url}` } });
     }
     const body = JSON.parse(raw || '{}');
-    const content = reply();
+    const answer = reply();
+    const turn: AiTurn = typeof answer === 'string' ? { text: answer } : answer;
+    const calls = turn.tool_calls ?? [];
+    const content = turn.text ?? '';
     requests.push({ body, reply: content });
     json(res, 200, {
       model: body.model ?? 'local-model',
-      choices: [{ message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      choices: [
+        {
+          message: {
+            role: 'assistant',
+            content: turn.text ?? null,
+            ...(calls.length > 0
+              ? {
+                  tool_calls: calls.map((call, i) => ({
+                    id: `call_${requests.length}_${i}`,
+                    type: 'function',
+                    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+                  })),
+                }
+              : {}),
+          },
+          finish_reason: calls.length > 0 ? 'tool_calls' : 'stop',
+        },
+      ],
       usage: { prompt_tokens: 42, completion_tokens: 17 },
     });
   });

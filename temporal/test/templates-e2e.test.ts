@@ -11,9 +11,11 @@ import { EVENT_CATALOG, getTemplate, listTemplates } from '@weft/domain';
 import { maskPhoneText } from '@weft/nodes';
 import { createEngineHarness, type EngineHarness, TERMINAL_STATUSES } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type McpFake, startMcpFake } from './mcp-fake';
 import {
   AI_API_KEY,
   type AiFake,
+  type AiTurn,
   BUSINESS_ACCOUNT_ID,
   CHAT_ACCESS_TOKEN,
   type ChatFake,
@@ -101,13 +103,18 @@ let smtp: SmtpFake;
 const totals = { email: 0, chat: 0, ai: 0 };
 /** What the AI provider answers: the sample's `ai_reply` of the template under test. */
 let aiReply = DEFAULT_AI_REPLY;
+/** The answers before it: the sample's `ai_script` (an agent's tool calls, then its final text). */
+let aiScript: AiTurn[] = [];
+/** The MCP server the agents' tools point at (their `mcp_url`s are rewritten to it). */
+let mcp: McpFake;
 
 beforeAll(async () => {
   [chat, ai, smtp] = await Promise.all([
     startChatFake(chatTemplatesUsed()),
-    startAiFake(() => aiReply),
+    startAiFake(() => aiScript.shift() ?? aiReply),
     startSmtpFake(),
   ]);
+  mcp = await startMcpFake();
   h = await createEngineHarness({
     timeSkipping: true,
     ssrfAllowlist: ['127.0.0.0/8'],
@@ -160,7 +167,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.close();
-  await Promise.all([chat?.close(), ai?.close(), smtp?.close()]);
+  await Promise.all([chat?.close(), ai?.close(), smtp?.close(), mcp?.close()]);
 });
 
 async function api(method: string, path: string, body?: unknown, expected = 200): Promise<any> {
@@ -192,6 +199,13 @@ async function pointAt(workflowId: string, origin: string, status: string): Prom
   const workflow = await api('GET', `/api/v1/workflows/${workflowId}`);
   for (const node of workflow.nodes) {
     if (node.type === 'action.http_request') node.config.url = withOrigin(node.config.url, origin);
+    if (node.type === 'action.ai.agent') {
+      for (const tool of node.config.tools ?? []) {
+        if (tool.mcp_url) tool.mcp_url = mcp.url;
+        // A tool workflow the clone made of another template: its HTTP calls go to the target too.
+        if (tool.workflow_id) await pointAt(tool.workflow_id, origin, 'draft');
+      }
+    }
     if (node.type === 'action.workflow.execute') {
       // The clone calls its own copy of the callee template, not `template:<id>`.
       expect(node.config.workflow_id).toMatch(/^[0-9a-f-]{36}$/);
@@ -380,16 +394,18 @@ async function finish(template: Template, executionId: string): Promise<any> {
 /** The execution and those its action.workflow.execute steps started, recursively. */
 async function withChildren(execution: any): Promise<any[]> {
   const all = [execution];
-  for (const step of execution.steps) {
-    if (step.node_type === 'action.workflow.execute' && step.output?.execution_id) {
-      const child = await h.waitForExecution(
-        org.key,
-        step.output.execution_id,
-        (e) => TERMINAL_STATUSES.has(e.status),
-        WAIT_MS,
-      );
-      all.push(...(await withChildren(child)));
+  const childIds = execution.steps.flatMap((step: any) => {
+    if (step.node_type === 'action.workflow.execute' && step.output?.execution_id)
+      return [step.output.execution_id];
+    // An AI agent's calls of tool workflows are child executions too.
+    if (step.node_type === 'action.ai.agent') {
+      return (step.output?.tool_calls ?? []).flatMap((c: any) => (c.execution_id ? [c.execution_id] : []));
     }
+    return [];
+  });
+  for (const id of childIds) {
+    const child = await h.waitForExecution(org.key, id, (e) => TERMINAL_STATUSES.has(e.status), WAIT_MS);
+    all.push(...(await withChildren(child)));
   }
   return all;
 }
@@ -423,6 +439,7 @@ describe('templates end to end', () => {
       const listens = ['event', 'webhook', 'chat', 'tool', 'form'].includes(template.workflow.trigger_type);
       let workflowId: string | undefined;
       aiReply = template.sample.ai_reply ?? DEFAULT_AI_REPLY;
+      aiScript = [...(template.sample.ai_script ?? [])];
       try {
         // 1. Clone (the template validates as any save) and point it at the local systems.
         const clone = await api('POST', `/api/v1/templates/${template.id}/clone`, undefined, 201);
@@ -459,7 +476,10 @@ describe('templates end to end', () => {
         const reported = {
           email: completed('action.email.send').length + approvalMails,
           chat: completed('action.chat.send').length + completed('action.chat.send_template').length,
-          ai: completed('action.ai.prompt').length,
+          // An agent's step reports each of its model calls.
+          ai:
+            completed('action.ai.prompt').length +
+            completed('action.ai.agent').reduce((n: number, s: any) => n + s.output.model_calls.length, 0),
         };
         totals.email += reported.email;
         totals.chat += reported.chat;
@@ -474,6 +494,11 @@ describe('templates end to end', () => {
           steps.filter((s: any) => s.status === 'completed').length,
           `${explain}\nno step ran`,
         ).toBeGreaterThan(0);
+
+        // An agent's tool calls reached the MCP server and answered without error.
+        for (const agent of completed('action.ai.agent')) {
+          for (const call of agent.output.tool_calls) expect(call.error, explain).toBeUndefined();
+        }
 
         // As many e-mails, chat messages and AI requests reached the fakes during this run as its
         // completed steps report (templates run one after the other).

@@ -135,6 +135,7 @@ describe('tenant table catalog', () => {
       'weft_list_inline_secret_candidates',
       'weft_list_timed_workflows',
       'weft_list_unstarted_deliveries',
+      'weft_prune_agent_memory',
       'weft_prune_audit_logs',
       'weft_prune_chat_inbound_messages',
       'weft_prune_executions',

@@ -45,6 +45,7 @@ beforeEach(async () => {
   await t.admin`delete from web_sessions`;
   await t.admin`delete from chat_inbound_messages`;
   await t.admin`delete from rate_limit_counters`;
+  await t.admin`delete from agent_memory`;
 });
 
 async function delivery(org: string, key: string, status: string, ageDays: number) {
@@ -213,5 +214,21 @@ describe('pruneExpiredRows', () => {
     expect(await t.admin`select bucket from rate_limit_counters`).toEqual([
       { bucket: 'ip:203.0.113.8:login' },
     ]);
+  });
+
+  it('deletes agent conversation turns older than 90 days, in every organization', async () => {
+    for (const org of orgs) {
+      for (const [seq, age] of [
+        [1, 91],
+        [2, 89],
+      ] as const) {
+        await t.admin`
+          insert into agent_memory (organization_id, key_hash, seq, messages, step_key, created_at)
+          values (${org}, 'k', ${seq}, '[]'::jsonb, ${`step-${seq}`}, now() - ${days(age)}::interval)`;
+      }
+    }
+    const report = await pruneExpiredRows(t.app.db, retention);
+    expect(report.agent_memory).toBe(2);
+    expect(await t.admin`select seq::int from agent_memory order by 1`).toEqual([{ seq: 2 }, { seq: 2 }]);
   });
 });

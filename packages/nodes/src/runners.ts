@@ -14,6 +14,15 @@ export async function loadNodeRunner(type: string, version = 1): Promise<NodeRun
   return definition.runner?.();
 }
 
+export {
+  callAgentModel,
+  callAgentTool,
+  type DescribeToolWorkflow,
+  listAgentTools,
+  schemaError,
+} from './ai-agent/activities';
+export type * from './ai-agent/contract';
 /** Terminates the code node's sandbox threads: call once when the process shuts down. */
 export { closeCodeSandbox } from './code/sandbox';
 export * from './runner';
+export type { AiMessage } from './shared/ai/messages';

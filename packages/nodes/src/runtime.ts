@@ -6,6 +6,7 @@
  * Only types with a `workflow.ts` are listed: every other type runs in an activity with the
  * default traits. The registry test checks this list against the registry (registry.ts).
  */
+import { aiAgentWorkflow } from './ai-agent/workflow';
 import { canonicalNodeType } from './aliases';
 import { approvalWorkflow } from './approval/workflow';
 import { chatSendWorkflow } from './chat-send/workflow';
@@ -38,6 +39,7 @@ export const WORKFLOW_NODE_TYPES: readonly WorkflowNodeType[] = [
   chatSendTemplateWorkflow,
   eventPublishWorkflow,
   workflowExecuteWorkflow,
+  aiAgentWorkflow,
   approvalWorkflow,
 ];
 
@@ -67,6 +69,7 @@ export function redactResolvedConfig(node: WorkflowNodeType, config: unknown): u
   return copy;
 }
 
+export type * from './ai-agent/contract';
 export { canonicalNodeType, NODE_TYPE_ALIASES } from './aliases';
 export { maskPhoneText } from './redact';
 export { disabledHandle, handleOfOutput, replaysFromRecording } from './workbench';

@@ -5,6 +5,7 @@
  * keeps the old one: saved nodes run on the version they were built with.
  * Type strings are public API: never rename one. The editor's palette orders by category, then name.
  */
+export { aiAgent } from './ai-agent/schema';
 export { aiPrompt } from './ai-prompt/schema';
 export { approval } from './approval/schema';
 export { chatSend } from './chat-send/schema';

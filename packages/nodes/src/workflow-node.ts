@@ -5,6 +5,8 @@
  * workflow code, where the interpreter hands it the Temporal primitives it needs (`WorkflowNodeContext`).
  */
 
+import type { AgentRuntime } from './ai-agent/contract';
+
 /** What a node produced. */
 export interface EvaluatedNode {
   output: unknown;
@@ -82,6 +84,8 @@ export interface WorkflowNodeContext {
     /** Runs it as a child workflow and waits for its final status. */
     run(executionId: string): Promise<{ status: string }>;
   };
+  /** The AI agent's model calls, tool calls and memory, each its own activity (action.ai.agent). */
+  readonly agent: AgentRuntime;
 }
 
 /** How a node type that runs in an activity is called. */

@@ -1,3 +1,4 @@
+import type { AgentRuntime } from '../src/ai-agent/contract';
 import type {
   ApprovalRequest,
   ApprovalResult,
@@ -28,6 +29,7 @@ export function fakeWorkflowContext(
     walk?: (item: unknown, index: number) => unknown;
     childStatus?: string;
     outgoingPayload?: unknown;
+    agent?: AgentRuntime;
     /** What a requested approval resolves with (default: approved in the app). */
     approval?: Partial<ApprovalResult>;
   } = {},
@@ -80,6 +82,10 @@ export function fakeWorkflowContext(
         calls.push({ call: 'run', executionId });
         return { status: options.childStatus ?? 'success' };
       },
+    },
+    get agent(): AgentRuntime {
+      if (!options.agent) throw new Error('this fake context has no agent runtime');
+      return options.agent;
     },
   };
 }

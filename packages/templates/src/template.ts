@@ -72,6 +72,20 @@ export const TemplateFile = z.strictObject({
         .optional(),
       /** The AI provider's answer text in a test run (JSON text when the node asks for `json: true`). */
       ai_reply: z.string().optional(),
+      /**
+       * The AI provider's answers in a test run, in order, before `ai_reply` answers the rest: an
+       * agent's tool calls (several in one answer = parallel calls), then its final text.
+       */
+      ai_script: z
+        .array(
+          z.strictObject({
+            text: z.string().optional(),
+            tool_calls: z
+              .array(z.strictObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()) }))
+              .optional(),
+          }),
+        )
+        .optional(),
       /** The status a run ends in with the sample (a template may promise `partial`). */
       expected_status: z.enum(['success', 'partial', 'failed']).default('success'),
     })

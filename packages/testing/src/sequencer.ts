@@ -16,6 +16,7 @@ export const LONGEST_FILES = [
   'web/test/editor.test.ts',
   'web/test/editor-fixes.test.ts',
   'temporal/test/durability.test.ts',
+  'temporal/test/durability-agent.test.ts',
   'web/test/build-loop.test.ts',
   'services/cli/test/deployment.test.ts',
   'services/cli/test/admin-commands.test.ts',

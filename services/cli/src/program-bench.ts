@@ -60,6 +60,13 @@ export function addBenchCommands(program: Command): void {
     });
 
   bench
+    .command('agent')
+    .description('the AI agent loop: milliseconds per tool call beyond the model and tool stand-ins')
+    .option('--runs <n>', 'executions of each kind', positiveInt, 9)
+    .option('--tools <n>', 'sequential tool calls per execution', positiveInt, 10)
+    .action(async (o) => (await import('./bench/agent')).benchAgentCommand(o));
+
+  bench
     .command('soak')
     .description('a steady mixed load for minutes: RSS per process, errors and p99 drift each minute')
     .option('--minutes <n>', 'minutes of load', positiveInt, 30)

@@ -29,3 +29,23 @@ export const blocking = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: SIDE_EFFECT_RETRY,
 });
+
+/**
+ * The AI agent's model calls: retried like side effects (a repeated call costs tokens only), with
+ * room for a slow model.
+ */
+export const agentModel = proxyActivities<Activities>({
+  startToCloseTimeout: '3 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: { ...SIDE_EFFECT_RETRY, maximumAttempts: 4 },
+});
+
+/**
+ * The AI agent's tool calls: MCP has no idempotency key, so a call is made once; a failure (a
+ * crashed worker included) goes back to the model as the tool's result (ai-agents-mcp.md §3.6).
+ */
+export const agentTool = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '10 seconds',
+  retry: { maximumAttempts: 1 },
+});

@@ -1,9 +1,23 @@
-import { ApplicationFailure, condition, executeChild, ParentClosePolicy, sleep } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  condition,
+  executeChild,
+  isCancellation,
+  ParentClosePolicy,
+  sleep,
+} from '@temporalio/workflow';
 import type { GraphNode } from '@weft/graph/runtime';
-import type { ApprovalRequest, ApprovalResult, WorkflowNodeContext } from '@weft/nodes/runtime';
+import type {
+  AgentRuntime,
+  AgentToolRequest,
+  AgentToolResult,
+  ApprovalRequest,
+  ApprovalResult,
+  WorkflowNodeContext,
+} from '@weft/nodes/runtime';
 import type { ApprovalSignal } from '../../shared';
 import type { executeGraph } from '../execute-graph';
-import { local, sideEffects } from './activities';
+import { agentModel, agentTool, local, sideEffects } from './activities';
 import type { GraphRun, LoopScope } from './state';
 
 /** Where a node runs in the walk: what its workflow-side code may read and how it walks a loop body. */
@@ -58,6 +72,62 @@ export function nodeContext(
           parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
         }),
     },
+    agent: agentRuntime(run, node, place.iteration),
+  };
+}
+
+/**
+ * An agent's call of a tool workflow: a child execution, recorded (its arguments validated against
+ * the tool's input schema) and run as a child workflow the way action.workflow.execute runs one;
+ * its result is the tool workflow's (DESIGN §14).
+ */
+async function callToolWorkflow(run: GraphRun, request: AgentToolRequest): Promise<AgentToolResult> {
+  const { organizationId, executionId } = run.execution;
+  const started = Date.now();
+  const childId = await sideEffects.prepareChildExecution({
+    organizationId,
+    parentExecutionId: executionId,
+    workflowId: (request.source as { workflow_id: string }).workflow_id,
+    payload: request.call.args,
+  });
+  await executeChild<typeof executeGraph>('executeGraph', {
+    workflowId: `exec-${childId}`,
+    args: [{ executionId: childId, organizationId }],
+    parentClosePolicy: ParentClosePolicy.REQUEST_CANCEL,
+  });
+  const outcome = await sideEffects.agentToolWorkflowResult({ organizationId, executionId: childId });
+  const duration_ms = Date.now() - started;
+  if (outcome.error !== null) {
+    return { content: outcome.error, error: outcome.error, duration_ms, execution_id: childId };
+  }
+  const content = typeof outcome.result === 'string' ? outcome.result : JSON.stringify(outcome.result);
+  return { content, result: outcome.result, duration_ms, execution_id: childId };
+}
+
+/** action.ai.agent's calls, each its own activity, for this step. */
+function agentRuntime(run: GraphRun, node: GraphNode, iteration: number): AgentRuntime {
+  const ref = {
+    organizationId: run.execution.organizationId,
+    executionId: run.execution.executionId,
+    nodeId: node.id,
+    stepKey: run.stepKey(node, iteration),
+  };
+  return {
+    listTools: (sources) => sideEffects.agentListTools({ ...ref, sources }),
+    callModel: (request) => agentModel.agentCallModel({ ...ref, request }),
+    async callTool(request) {
+      try {
+        if ('workflow_id' in request.source) return await callToolWorkflow(run, request);
+        return await agentTool.agentCallTool({ ...ref, request });
+      } catch (error) {
+        if (isCancellation(error)) throw error;
+        const cause = (error as { cause?: unknown }).cause;
+        const message = cause instanceof Error ? cause.message : String(error);
+        return { content: `The tool call failed: ${message}`, error: message, duration_ms: 0 };
+      }
+    },
+    loadMemory: (key, window) => sideEffects.agentLoadMemory({ ...ref, key, window }),
+    saveMemory: (key, turn) => sideEffects.agentSaveMemory({ ...ref, key, turn }),
   };
 }
 

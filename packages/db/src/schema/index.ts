@@ -1,3 +1,4 @@
+export * from './agent-memory';
 export * from './api-keys';
 export * from './approvals';
 export * from './audit-logs';

@@ -1,5 +1,6 @@
 import type { Database } from '@weft/db';
 import { type SQL, sql } from 'drizzle-orm';
+import { AGENT_MEMORY_RETENTION_DAYS } from '../agent-memory/memory';
 
 const DAY_MS = 86_400_000;
 
@@ -40,6 +41,8 @@ export interface TablePruneReport {
   rate_limit_counters: number;
   /** Expired idempotency records and web sessions past their absolute lifetime. */
   expired_records: number;
+  /** AI agents' conversation turns older than AGENT_MEMORY_RETENTION_DAYS. */
+  agent_memory: number;
 }
 
 /**
@@ -87,6 +90,11 @@ export async function pruneExpiredRows(db: Database, options: TableRetention): P
       sql`weft_prune_rate_limit_counters(${new Date(now - RATE_LIMIT_WINDOW_KEEP_MS).toISOString()}::timestamptz, ${batch})`,
     ),
     expired_records: await inBatches(db, batch, sql`weft_prune_expired_records(${batch})`),
+    agent_memory: await inBatches(
+      db,
+      batch,
+      sql`weft_prune_agent_memory(${before(AGENT_MEMORY_RETENTION_DAYS)}::timestamptz, ${batch})`,
+    ),
   };
 }
 

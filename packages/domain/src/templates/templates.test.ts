@@ -111,6 +111,20 @@ describe('the templates', () => {
     }
   });
 
+  it("AI agents' tool workflows are template: references to tool templates", () => {
+    const byId = new Map(templates.map((t) => [t.id, t]));
+    for (const t of templates) {
+      for (const node of templateWorkflowInput(t).nodes) {
+        if (node.type !== 'action.ai.agent') continue;
+        for (const tool of (node.config.tools ?? []) as { workflow_id?: string }[]) {
+          if (tool.workflow_id === undefined) continue;
+          const callee = byId.get(TEMPLATE_REFERENCE.exec(tool.workflow_id)?.[1] ?? '');
+          expect(callee?.workflow.trigger_type, `${t.id} ${node.id} ${tool.workflow_id}`).toBe('tool');
+        }
+      }
+    }
+  });
+
   it('are found by category and by a word of their text', () => {
     const leads = listTemplates({ category: 'leads' });
     expect(leads.length).toBeGreaterThan(0);

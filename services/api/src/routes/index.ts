@@ -25,6 +25,7 @@ import { registerDeleteCredential } from './credentials/delete';
 import { registerGetCredential } from './credentials/get';
 import { registerListCredentials } from './credentials/list';
 import { registerUpdateCredential } from './credentials/update';
+import { registerDashboardAiUsage } from './dashboard/ai-usage';
 import { registerDashboard } from './dashboard/summary';
 import { registerDocs } from './docs/docs';
 import { registerListEventTypes } from './event-types/list';
@@ -184,6 +185,7 @@ export const authenticatedApiRoutes: readonly RegisterRoute[] = [
   registerListChatTemplates,
   registerListChatConversations,
   registerDashboard,
+  registerDashboardAiUsage,
   registerListCredentialTypes,
   registerListModuleTypes,
   registerSyncChatTemplates,

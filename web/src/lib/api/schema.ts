@@ -1095,6 +1095,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dashboard/ai-usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * AI token usage and estimated cost over the last 14 days: organization, workflows, models, executions
+         * @description Summed from the completed steps of action.ai.prompt and action.ai.agent in production runs. Costs are estimates from list prices per model (docs/decisions.md).
+         */
+        get: operations["getDashboardAiUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/credential-types": {
         parameters: {
             query?: never;
@@ -1912,6 +1932,43 @@ export interface components {
             active_workflows_by_trigger: {
                 [key: string]: number;
             };
+        };
+        DashboardAiUsage: {
+            days: number;
+            organization: {
+                input_tokens: number;
+                output_tokens: number;
+                /** @description Estimated from list prices; null when a model used has no listed price. */
+                cost_usd: number | null;
+                steps: number;
+            };
+            by_workflow: {
+                workflow_id: string;
+                workflow_name: string;
+                input_tokens: number;
+                output_tokens: number;
+                /** @description Estimated from list prices; null when a model used has no listed price. */
+                cost_usd: number | null;
+                steps: number;
+            }[];
+            by_model: {
+                model: string;
+                input_tokens: number;
+                output_tokens: number;
+                /** @description Estimated from list prices; null when a model used has no listed price. */
+                cost_usd: number | null;
+                steps: number;
+            }[];
+            top_executions: {
+                execution_id: string;
+                workflow_id: string;
+                started_at: string;
+                input_tokens: number;
+                output_tokens: number;
+                /** @description Estimated from list prices; null when a model used has no listed price. */
+                cost_usd: number | null;
+                steps: number;
+            }[];
         };
         FormSpecList: {
             data: components["schemas"]["FormSpec"][];
@@ -8797,6 +8854,64 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DashboardSummary"];
+                };
+            };
+            /** @description Missing, invalid or revoked API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The API key lacks the permission */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limit exceeded; see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unavailable for the moment; retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDashboardAiUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AI usage */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardAiUsage"];
                 };
             };
             /** @description Missing, invalid or revoked API key */
