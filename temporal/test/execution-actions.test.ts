@@ -139,6 +139,40 @@ describe('retrying a partial execution from its failed steps', () => {
     ]);
   });
 
+  it('retries once: a second retry is refused, and the original cannot be deleted while its retry waits', async () => {
+    const nodes = (onFailure: string) => [http('charge', '/charge', { on_failure: onFailure })];
+    const wf = await createWorkflow(nodes('continue'), []);
+    server.failing.add('/charge');
+    const original = await run(wf.id);
+    expect(original.status).toBe('partial');
+    // The saved workflow now stops at the failure: the retry fails and waits for its own retry.
+    const updated = await api('PUT', `/workflows/${wf.id}`, {
+      name: `retry ${Math.random()}`,
+      trigger_type: 'manual',
+      status: 'active',
+      nodes: nodes('abort'),
+      edges: [],
+    });
+    expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+    const first = await api('POST', `/executions/${original.id}/retry`);
+    expect(first.status).toBe(202);
+    const retried = await h.waitForExecution(org.key, first.body.id);
+    expect(retried.status).toBe('failed');
+
+    const again = await api('POST', `/executions/${original.id}/retry`);
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toContain(first.body.id);
+    const refused = await api('DELETE', `/executions/${original.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toContain(first.body.id);
+
+    expect((await api('POST', `/executions/${first.body.id}/cancel`)).status).toBe(200);
+    expect((await api('DELETE', `/executions/${original.id}`)).status).toBe(204);
+    const audit = await api('GET', `/audit-logs?entity_type=execution`);
+    expect(audit.body.data.map((e: any) => [e.action, e.entity_id])).toContainEqual(['deleted', original.id]);
+    server.failing.delete('/charge');
+  });
+
   it('answers 409 for an execution that succeeded, and 404 for an unknown one', async () => {
     const wf = await createWorkflow([transform('only', 'x')], []);
     const done = await run(wf.id);

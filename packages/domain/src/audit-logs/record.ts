@@ -29,7 +29,8 @@ export type AuditEntity =
   | 'membership'
   | 'organization'
   | 'settings'
-  | 'approval';
+  | 'approval'
+  | 'execution';
 
 type Values = Record<string, unknown>;
 

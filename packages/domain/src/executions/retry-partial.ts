@@ -1,7 +1,7 @@
 import { schema, type Tx } from '@weft/db';
 import { and, eq } from 'drizzle-orm';
 import type { VerbArgs } from '../context';
-import { notFound } from '../errors';
+import { AppError, notFound } from '../errors';
 import { refuseNestedLoops } from '../workbench/replay';
 import { presentWorkflow } from '../workflows/present';
 import { prepareExecutions } from './prepare';
@@ -21,6 +21,24 @@ export async function prepareRetryOfPartial(
   ctx: VerbArgs<unknown>['ctx'],
   original: ExecutionRow,
 ): Promise<string> {
+  // Once only: a second retry would run the failed steps (an e-mail, an order) again. The caller
+  // holds the original's row lock, so two requests at once see each other's retry.
+  const [earlier] = await tx
+    .select({ id: schema.executions.id })
+    .from(schema.executions)
+    .where(
+      and(
+        eq(schema.executions.organizationId, ctx.organizationId),
+        eq(schema.executions.retryOf, original.id),
+      ),
+    )
+    .limit(1);
+  if (earlier) {
+    throw new AppError(
+      'conflict',
+      `This partial execution was already retried as execution ${earlier.id}; open that one (and retry it, if it is partial or failed).`,
+    );
+  }
   const w = schema.workflows;
   const [row] = await tx
     .select()

@@ -37,6 +37,9 @@ export function pinsFromSteps(
 /** Loads execution `executionId` into the editor as pins; answers what it did, in words. */
 export async function debugInEditor(editor: WorkflowEditor, executionId: string) {
   const execution = await call(api.GET('/executions/{id}', { params: { path: { id: executionId } } }));
+  if (execution.workflow_id !== editor.workflowId) {
+    throw new Error(`Execution ${executionId.slice(0, 8)}… ran another workflow: open it from that workflow.`);
+  }
   const pins = pinsFromSteps(
     execution.steps as RanStep[],
     editor.steps.map((n) => n.data.saved),
