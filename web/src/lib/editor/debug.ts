@@ -38,7 +38,9 @@ export function pinsFromSteps(
 export async function debugInEditor(editor: WorkflowEditor, executionId: string) {
   const execution = await call(api.GET('/executions/{id}', { params: { path: { id: executionId } } }));
   if (execution.workflow_id !== editor.workflowId) {
-    throw new Error(`Execution ${executionId.slice(0, 8)}… ran another workflow: open it from that workflow.`);
+    throw new Error(
+      `Execution ${executionId.slice(0, 8)}… ran another workflow: open it from that workflow.`,
+    );
   }
   const pins = pinsFromSteps(
     execution.steps as RanStep[],
