@@ -94,6 +94,12 @@ describe('the agent step', () => {
     );
     expect(await items.nth(0).textContent()).toContain('"status": "shipped"');
     expect(await items.nth(1).textContent()).toContain('No order Z9');
+    // On the canvas too: the agent's card says what it did in that run.
+    await page.goto(`/workflows/${created.body.id}/edit?execution=${id}`);
+    await expect
+      .poll(() => page.locator('.svelte-flow__node[data-id="agent"] .agent').textContent(), POLL)
+      .toBe('2 tool calls · 1,927 tokens');
+    await screenshot(page, 'agent-step-canvas-wide-light');
     await page.context().close();
 
     for (const width of ['wide', 'narrow'] as const) {
