@@ -7,6 +7,9 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
  */
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
 
+/** The one dialect accepted in `$schema` (left out means it too). */
+const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+
 /** Compiled validators by schema text: a tool's schema changes rarely and is called often. */
 const compiled = new Map<string, ValidateFunction>();
 const MAX_COMPILED = 500;
@@ -24,8 +27,13 @@ function compile(schema: Record<string, unknown>): ValidateFunction {
 
 /** What is wrong with `schema` as a JSON Schema (empty when it is one ajv can compile). */
 export function inputSchemaProblems(schema: Record<string, unknown>): string[] {
-  if (!ajv.validateSchema(schema)) return (ajv.errors ?? []).map(describe);
+  const dialect = schema.$schema;
+  if (dialect !== undefined && dialect !== DIALECT && dialect !== `${DIALECT}#`) {
+    // ajv throws on a meta-schema it does not know (draft-07, a number): a problem, not a crash.
+    return [`"$schema" must be ${DIALECT} (JSON Schema 2020-12) or left out`];
+  }
   try {
+    if (!ajv.validateSchema(schema)) return (ajv.errors ?? []).map(describe);
     compile(schema);
     return [];
   } catch (error) {
