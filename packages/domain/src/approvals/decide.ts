@@ -75,7 +75,8 @@ export async function decideApproval({
           inArray(schema.executions.status, LIVE_EXECUTION),
         ),
       );
-    if (existing.status !== 'pending') return { alreadyDecided: existing, stillWaiting: Boolean(live) };
+    if (existing.status !== 'pending')
+      return { already: true as const, row: existing, stillWaiting: Boolean(live) };
     if (!live) throw new AppError('conflict', 'The execution waiting for this approval has ended.');
     const [updated] = await tx
       .update(a)
@@ -96,19 +97,16 @@ export async function decideApproval({
       oldValues: { status: existing.status },
       newValues: { status: updated?.status, decided_by: who, via, comment: input.comment ?? null },
     });
-    return { decided: updated ?? existing };
+    return { already: false as const, row: updated ?? existing };
   });
-  if ('alreadyDecided' in result) {
-    const { alreadyDecided, stillWaiting } = result;
+  const row = result.row;
+  if (result.already) {
     // The decision was committed but its signal may have failed (the engine was down): while the
     // execution still waits, signal the recorded decision again (the handler takes it once), so a
     // retry does not leave the workflow waiting for ever. The caller still learns it was decided.
-    if (stillWaiting) {
-      await engine.deliverApproval(alreadyDecided.executionId, outcomeOf(alreadyDecided) as ApprovalOutcome);
-    }
-    throw new AppError('conflict', `This approval was already decided (${alreadyDecided.status}).`);
+    if (result.stillWaiting) await engine.deliverApproval(row.executionId, outcomeOf(row) as ApprovalOutcome);
+    throw new AppError('conflict', `This approval was already decided (${row.status}).`);
   }
-  const row = result.decided;
   await engine.deliverApproval(row.executionId, outcomeOf(row) as ApprovalOutcome);
   return presentApproval(row);
 }
