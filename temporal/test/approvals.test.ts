@@ -257,4 +257,16 @@ describe('action.approval', () => {
     expect(step(done, 'ask').output).toMatchObject({ decision: 'approve', decided_by: 'ops' });
     expect(step(done, 'refund')?.status).toBe('completed');
   });
+
+  it('fails the step with too_many_recipients when notify_email expands past 20 addresses', async () => {
+    const workflowId = await approvalWorkflow({ title: 'Many', notify_email: '{{trigger.to}}' });
+    const to = Array.from({ length: 25 }, (_, i) => `u${i}@x.example`).join(',');
+    const executionId = await execute(workflowId, { to });
+    // The step fails; what the execution does next is the node's on_failure (default: continue).
+    const ended = (e: any) => !['pending', 'running', 'waiting'].includes(e.status);
+    const failed = await h.waitForExecution(org.key, executionId, ended);
+    expect(step(failed, 'ask')).toMatchObject({ status: 'failed', error: { code: 'too_many_recipients' } });
+    const list = await call('GET', '/approvals?per_page=100');
+    expect(list.body.data.some((a: any) => a.execution_id === executionId)).toBe(false);
+  });
 });
