@@ -31,6 +31,7 @@ const UNIT = [
   'web/test/canvas-mapper.test.ts',
   'web/test/editor-logic.test.ts',
   'web/test/safe-next.test.ts',
+  'web/test/tool-schema.test.ts',
 ];
 const UNIT_TIMED = ['packages/nodes/src/code/isolation.test.ts'];
 const INTEGRATION_TIMED = [

@@ -1,6 +1,7 @@
-import { createApiKey } from '@weft/domain';
+import { createApiKey, decideApproval, type ExecutionEngine } from '@weft/domain';
 import { createEngineHarness, type EngineHarness } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTemporalEngine } from '../temporal-engine';
 
 // action.approval end to end on a real Temporal dev server and PostgreSQL: the execution waits
 // durably with the step `waiting`, the decision comes through the API, and the branch it names runs.
@@ -222,5 +223,50 @@ describe('action.approval', () => {
     expect(listed.body.data.some((a: any) => a.id === approval.id)).toBe(false);
     const late = await call('POST', `/approvals/${approval.id}/decision`, { decision: 'approve' });
     expect(late.status).toBe(409);
+  });
+
+  it('a decision whose signal failed is signalled again by the next attempt, which still answers 409', async () => {
+    const executionId = await execute(await approvalWorkflow({ title: 'Flaky signal' }));
+    const approval = await pendingApprovalOf(executionId);
+    const real = createTemporalEngine({ client: h.client, taskQueue: h.taskQueue });
+    let failures = 1;
+    const flaky: ExecutionEngine = {
+      ...real,
+      deliverApproval: async (id, outcome) => {
+        if (failures-- > 0) throw new Error('Temporal unavailable');
+        return real.deliverApproval(id, outcome);
+      },
+    };
+    const ctx = { db: h.db.app.db, organizationId: org.organizationId, actor: {} };
+    await expect(
+      decideApproval({
+        ctx,
+        input: { id: approval.id, decision: 'approve' },
+        engine: flaky,
+        decidedBy: 'ops',
+      }),
+    ).rejects.toThrow('Temporal unavailable');
+    // Committed but never delivered: the execution still waits.
+    expect((await call('GET', `/approvals/${approval.id}`)).body.status).toBe('approved');
+    expect((await call('GET', `/executions/${executionId}`)).body.status).toBe('waiting');
+
+    const retry = await call('POST', `/approvals/${approval.id}/decision`, { decision: 'reject' });
+    expect(retry.status).toBe(409);
+    const done = await h.waitForExecution(org.key, executionId, (e) => e.status === 'success');
+    // The recorded decision (approve, by ops) is what ran, not the retry's.
+    expect(step(done, 'ask').output).toMatchObject({ decision: 'approve', decided_by: 'ops' });
+    expect(step(done, 'refund')?.status).toBe('completed');
+  });
+
+  it('fails the step with too_many_recipients when notify_email expands past 20 addresses', async () => {
+    const workflowId = await approvalWorkflow({ title: 'Many', notify_email: '{{trigger.to}}' });
+    const to = Array.from({ length: 25 }, (_, i) => `u${i}@x.example`).join(',');
+    const executionId = await execute(workflowId, { to });
+    // The step fails; what the execution does next is the node's on_failure (default: continue).
+    const ended = (e: any) => !['pending', 'running', 'waiting'].includes(e.status);
+    const failed = await h.waitForExecution(org.key, executionId, ended);
+    expect(step(failed, 'ask')).toMatchObject({ status: 'failed', error: { code: 'too_many_recipients' } });
+    const list = await call('GET', '/approvals?per_page=100');
+    expect(list.body.data.some((a: any) => a.execution_id === executionId)).toBe(false);
   });
 });

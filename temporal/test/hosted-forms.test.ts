@@ -157,6 +157,15 @@ describe('trigger_type form', () => {
     expect(error.fields.name).toEqual(['Your name is required.']);
     expect((await post(token, '[1]')).status).toBe(422);
     expect((await post(token, 'x', 'text/plain')).status).toBe(422);
+    // A malformed form post (no boundary; a body that is not multipart) is the sender's 422, not a 500.
+    for (const type of ['multipart/form-data', 'multipart/form-data; boundary=xyz']) {
+      const malformed = await post(token, 'not multipart at all', type);
+      expect(malformed.status, type).toBe(422);
+      expect(((await malformed.json()) as any).error).toMatchObject({
+        code: 'validation_error',
+        fields: { body: ['Malformed form body'] },
+      });
+    }
   });
 
   it('answers 404 for an unknown token, a hook token at the form door and a form token at the hook door', async () => {

@@ -79,6 +79,17 @@ describe('saving a tool workflow', () => {
       422,
     );
     expect(notSchema.error.fields['trigger_config.input_schema'][0]).toMatch(/not a valid JSON Schema/);
+    const draft07 = await save(
+      org.key,
+      toolWorkflow('greet', 'draft', {
+        trigger_config: {
+          name: 'greet',
+          input_schema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' },
+        },
+      }),
+      422,
+    );
+    expect(draft07.error.fields['trigger_config.input_schema'][0]).toMatch(/2020-12/);
   });
 
   it('keeps the name unique among active tool workflows: a second activation is a 409 naming the holder', async () => {
@@ -147,6 +158,22 @@ describe('calling a tool workflow', () => {
       .request('GET', '/api/v1/executions?limit=100', { key: org.key })
       .then((r) => r.json() as Promise<any>);
     expect(after.data.length).toBe(before.data.length);
+  });
+
+  it('POST /workflows/{id}/execute checks the input against the input schema too (422 on input)', async () => {
+    const saved = await save(org.key, toolWorkflow('greet_by_api', 'draft'), 201);
+    const execute = (input: unknown) =>
+      h.request('POST', `/api/v1/workflows/${saved.id}/execute`, { key: org.key, body: { input } });
+    const refused = await execute({ name: '', extra: 1 });
+    const body = (await refused.json()) as any;
+    expect(refused.status, JSON.stringify(body)).toBe(422);
+    expect(body.error).toMatchObject({ code: 'validation_error', fields: { input: expect.any(Array) } });
+    expect(body.error.fields.input.join(' ')).toMatch(/extra|additional/);
+    const accepted = await execute({ name: 'Ada' });
+    expect(accepted.status).toBe(202);
+    const { execution_id } = (await accepted.json()) as any;
+    const done = await h.waitForExecution(org.key, execution_id, (e) => e.status === 'success');
+    expect(done.trigger_payload).toEqual({ name: 'Ada' });
   });
 
   it("does not find another organization's tool, nor an unknown one", async () => {

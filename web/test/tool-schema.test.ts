@@ -15,8 +15,14 @@ describe('the tool input schema form', () => {
 
   it('reads rows from a schema; a property of no simple type reads as string', () => {
     expect(fieldsOf(handWritten)).toEqual([
-      { name: 'order_number', type: 'string', required: true, description: 'The number' },
-      { name: 'priority', type: 'string', required: false, description: '' },
+      {
+        name: 'order_number',
+        type: 'string',
+        required: true,
+        description: 'The number',
+        source: 'order_number',
+      },
+      { name: 'priority', type: 'string', required: false, description: '', source: 'priority' },
     ]);
     expect(fieldsOf({ type: 'object' })).toEqual([]);
   });
@@ -32,12 +38,59 @@ describe('the tool input schema form', () => {
       additionalProperties: false,
       properties: {
         order: { type: 'string', pattern: '^[0-9]{4,10}$' },
-        priority: { enum: ['low', 'high'], type: 'string' },
+        priority: { enum: ['low', 'high'] },
       },
       required: ['priority'],
     });
     // No required argument: no `required` keyword at all.
     expect(schemaWithFields(handWritten, [{ ...order, required: false }])).not.toHaveProperty('required');
+  });
+
+  it("removing a row leaves the later rows their own keywords, not the removed row's", () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        code: { type: 'string', pattern: '^[A-Z]+$' },
+        count: { type: 'integer', minimum: 1 },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
+    };
+    const [, count, tags] = fieldsOf(schema) as [ToolField, ToolField, ToolField];
+    expect(schemaWithFields(schema, [count, tags]).properties).toEqual({
+      count: { type: 'integer', minimum: 1 },
+      tags: { type: 'array', items: { type: 'string' } },
+    });
+    // A new row after a removal carries nothing of anyone's.
+    const fresh: ToolField = { name: 'extra', type: 'string', required: false, description: '' };
+    expect(schemaWithFields(schema, [tags, fresh]).properties).toEqual({
+      tags: { type: 'array', items: { type: 'string' } },
+      extra: { type: 'string' },
+    });
+  });
+
+  it('an edit elsewhere keeps types the form cannot show; changing the type in the form writes it', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        note: { type: ['string', 'null'] },
+        any: { description: 'Anything' },
+        n: { type: 'number' },
+      },
+    };
+    const [note, any, n] = fieldsOf(schema) as [ToolField, ToolField, ToolField];
+    const edited = schemaWithFields(schema, [
+      note,
+      { ...any, description: 'Whatever' },
+      { ...n, required: true },
+    ]);
+    expect(edited.properties).toEqual({
+      note: { type: ['string', 'null'] },
+      any: { description: 'Whatever' },
+      n: { type: 'number' },
+    });
+    expect(schemaWithFields(schema, [{ ...note, type: 'integer' }]).properties).toEqual({
+      note: { type: 'integer' },
+    });
   });
 
   it('previews the tools/call request with an example, default or first allowed value, else one of the type', () => {

@@ -7,6 +7,18 @@
 
 import type { AgentRuntime } from './ai-agent/contract';
 
+/** A failure a workflow-side node reports with its own code (the failed step's `error.code`). */
+export class WorkflowNodeError extends Error {
+  override readonly name = 'WorkflowNodeError';
+
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** What a node produced. */
 export interface EvaluatedNode {
   output: unknown;

@@ -9,7 +9,7 @@ import {
   readyNodes,
   renderValue,
 } from '@weft/graph/runtime';
-import { redactResolvedConfig, type WorkflowNodeType } from '@weft/nodes/runtime';
+import { redactResolvedConfig, WorkflowNodeError, type WorkflowNodeType } from '@weft/nodes/runtime';
 import type { RetrySignal, StepError, StepRecord } from '../../shared';
 import { sideEffects } from './activities';
 import { type NodePlace, nodeContext } from './node-context';
@@ -30,6 +30,7 @@ interface NodeResult {
 
 function stepErrorOf(error: unknown): StepError {
   if (error instanceof ExpressionTooLargeError) return { message: error.message, code: error.code };
+  if (error instanceof WorkflowNodeError) return { message: error.message, code: error.code };
   if (error instanceof ApplicationFailure) return { message: error.message, code: error.type ?? 'error' };
   const cause = (error as { cause?: unknown }).cause;
   if (cause instanceof ApplicationFailure) {

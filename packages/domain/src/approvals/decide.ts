@@ -40,8 +40,9 @@ export interface DecideInput {
 }
 
 /**
- * Writes a decision, first writer wins (a decided approval is a 409), then signals it to the waiting
- * execution. `via` and `decidedBy` name a decision from outside the app (a signed link, a chat reply);
+ * Writes a decision, first writer wins (a decided approval is a 409, after signalling the recorded
+ * decision again to an execution still waiting: the first signal may have failed), then signals it to
+ * the waiting execution. `via` and `decidedBy` name a decision from outside the app (a signed link, a chat reply);
  * otherwise the acting user or key decides through the app.
  */
 export async function decideApproval({
@@ -58,16 +59,13 @@ export async function decideApproval({
   if (!isUuid(input.id)) throw notFound('Approval');
   const who = decidedBy ?? (await actorName(ctx.db, ctx.organizationId, ctx.actor));
   const a = schema.approvals;
-  const row = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
+  const result = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
     const [existing] = await tx
       .select()
       .from(a)
       .where(and(eq(a.id, input.id), eq(a.organizationId, ctx.organizationId)))
       .for('update');
     if (!existing) throw notFound('Approval');
-    if (existing.status !== 'pending') {
-      throw new AppError('conflict', `This approval was already decided (${existing.status}).`);
-    }
     const [live] = await tx
       .select({ id: schema.executions.id })
       .from(schema.executions)
@@ -77,6 +75,8 @@ export async function decideApproval({
           inArray(schema.executions.status, LIVE_EXECUTION),
         ),
       );
+    if (existing.status !== 'pending')
+      return { already: true as const, row: existing, stillWaiting: Boolean(live) };
     if (!live) throw new AppError('conflict', 'The execution waiting for this approval has ended.');
     const [updated] = await tx
       .update(a)
@@ -97,8 +97,16 @@ export async function decideApproval({
       oldValues: { status: existing.status },
       newValues: { status: updated?.status, decided_by: who, via, comment: input.comment ?? null },
     });
-    return updated ?? existing;
+    return { already: false as const, row: updated ?? existing };
   });
+  const row = result.row;
+  if (result.already) {
+    // The decision was committed but its signal may have failed (the engine was down): while the
+    // execution still waits, signal the recorded decision again (the handler takes it once), so a
+    // retry does not leave the workflow waiting for ever. The caller still learns it was decided.
+    if (result.stillWaiting) await engine.deliverApproval(row.executionId, outcomeOf(row) as ApprovalOutcome);
+    throw new AppError('conflict', `This approval was already decided (${row.status}).`);
+  }
   await engine.deliverApproval(row.executionId, outcomeOf(row) as ApprovalOutcome);
   return presentApproval(row);
 }

@@ -3,13 +3,14 @@ import { and, eq } from 'drizzle-orm';
 import type { VerbArgs } from '../context';
 import { notFound } from '../errors';
 import { isUuid } from '../text';
+import { assertToolArguments } from '../tools/call-tool';
 import { presentWorkflow } from '../workflows/present';
 import type { ExecutionEngine } from './execution-engine';
 import { prepareExecutions } from './prepare';
 
 /**
  * POST /workflows/{id}/execute: runs a workflow now, whatever its status (a draft can be tried out),
- * with `input` as its trigger payload. The run is started in Temporal before this returns, so an
+ * with `input` as its trigger payload (a tool workflow's checked against its input schema: 422 on `input`). The run is started in Temporal before this returns, so an
  * accepted execution survives the API process dying right after answering.
  */
 export async function executeWorkflow({
@@ -27,6 +28,8 @@ export async function executeWorkflow({
       .from(t)
       .where(and(eq(t.id, input.workflowId), eq(t.organizationId, ctx.organizationId)));
     if (!row) throw notFound('Workflow');
+    // A tool workflow takes only input its input schema accepts, from the API as from a caller.
+    if (row.triggerType === 'tool') assertToolArguments(row, input.payload ?? {}, 'input');
     const [id] = await prepareExecutions(tx, ctx.organizationId, [
       { workflow: presentWorkflow(row), trigger: input.trigger, event: null, payload: input.payload ?? {} },
     ]);

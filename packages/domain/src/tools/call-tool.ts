@@ -33,13 +33,20 @@ export async function findToolWorkflow(tx: Tx, organizationId: string, ref: Tool
   return row;
 }
 
-/** Refuses arguments its input schema does not accept (422, fields under `arguments`): nothing runs. */
-export function assertToolArguments(workflow: Pick<WorkflowRow, 'triggerConfig'>, args: unknown): void {
+/**
+ * Refuses arguments its input schema does not accept (422, fields under `field`: `arguments` for a
+ * tool call, `input` for POST /workflows/{id}/execute): nothing runs.
+ */
+export function assertToolArguments(
+  workflow: Pick<WorkflowRow, 'triggerConfig'>,
+  args: unknown,
+  field: 'arguments' | 'input' = 'arguments',
+): void {
   const inputSchema = (workflow.triggerConfig.input_schema ?? { type: 'object' }) as Record<string, unknown>;
   const problems = argumentProblems(inputSchema, args);
   if (problems.length > 0) {
     throw validationError(
-      { arguments: problems },
+      { [field]: problems },
       `The arguments do not match the tool's input schema: ${problems.join('; ')}.`,
     );
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fakeWorkflowContext } from '../../test/workflow-context';
-import { approvalWorkflow } from './workflow';
+import { WorkflowNodeError } from '../workflow-node';
+import { approvalWorkflow, MAX_APPROVAL_RECIPIENTS } from './workflow';
 
 describe('action.approval in workflow code', () => {
   it('asks through the approval mechanism with the deadline in ms and fires approved', async () => {
@@ -37,6 +38,26 @@ describe('action.approval in workflow code', () => {
       },
     ]);
     expect(result).toMatchObject({ handle: 'rejected', output: { decision: 'reject', comment: 'no' } });
+  });
+
+  it('fails with too_many_recipients when the addresses, once split, exceed the limit, asking no one', async () => {
+    const many = Array.from({ length: 300 }, (_, i) => `u${i}@x.example`);
+    for (const notify_email of [
+      many.join(','),
+      [many.slice(0, 15).join(','), many.slice(15, 30).join(',')],
+    ]) {
+      const ctx = fakeWorkflowContext();
+      const failed = approvalWorkflow.execute?.({ title: 'T', notify_email }, ctx);
+      await expect(failed).rejects.toBeInstanceOf(WorkflowNodeError);
+      await expect(failed).rejects.toMatchObject({ code: 'too_many_recipients' });
+      expect(ctx.calls).toEqual([]);
+    }
+    const ctx = fakeWorkflowContext();
+    await approvalWorkflow.execute?.(
+      { title: 'T', notify_email: many.slice(0, MAX_APPROVAL_RECIPIENTS).join(', ') },
+      ctx,
+    );
+    expect((ctx.calls[0] as any).request.notify.email).toHaveLength(MAX_APPROVAL_RECIPIENTS);
   });
 
   it('reads the fired handle back from a recorded output, and stores the chat number masked', () => {

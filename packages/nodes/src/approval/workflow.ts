@@ -1,5 +1,8 @@
 import { durationToMs } from '../shared/duration';
-import { defineWorkflowNode } from '../workflow-node';
+import { defineWorkflowNode, WorkflowNodeError } from '../workflow-node';
+
+/** As many addresses as the list form allows (schema.ts): each gets its own link and e-mail. */
+export const MAX_APPROVAL_RECIPIENTS = 20;
 
 interface RenderedApprovalConfig {
   title: string;
@@ -10,10 +13,23 @@ interface RenderedApprovalConfig {
   notify_chat?: string;
 }
 
-/** Addresses as given: a list, or one string with commas (checked by the e-mail runner). */
+/**
+ * Addresses as given: a list, or strings with commas (checked by the e-mail runner), at most
+ * MAX_APPROVAL_RECIPIENTS once split: an expression may expand to hundreds, and the schema's limit
+ * sees only the list form before rendering.
+ */
 function addresses(value: string | string[] | undefined): string[] {
-  const list = Array.isArray(value) ? value : String(value ?? '').split(',');
-  return list.map((v) => String(v).trim()).filter((v) => v !== '');
+  const list = (Array.isArray(value) ? value : [value ?? ''])
+    .flatMap((v) => String(v).split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  if (list.length > MAX_APPROVAL_RECIPIENTS) {
+    throw new WorkflowNodeError(
+      'too_many_recipients',
+      `notify_email names ${list.length} addresses; at most ${MAX_APPROVAL_RECIPIENTS} may be notified.`,
+    );
+  }
+  return list;
 }
 
 /**

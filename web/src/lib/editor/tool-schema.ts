@@ -12,6 +12,11 @@ export interface ToolField {
   type: FieldType;
   required: boolean;
   description: string;
+  /**
+   * The property this row was read from (absent for a new row): its other keywords follow the row
+   * through renames and removals of other rows, never its position.
+   */
+  source?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -26,23 +31,34 @@ function propertiesOf(schema: Json): [string, Json][] {
   ]);
 }
 
+/** The type a row shows for a property: its own when the form has it, else `string`. */
+const shownType = (p: Json): FieldType =>
+  (FIELD_TYPES as readonly string[]).includes(String(p.type)) ? (p.type as FieldType) : 'string';
+
 export function fieldsOf(schema: Json): ToolField[] {
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
   return propertiesOf(schema).map(([name, p]) => ({
     name,
-    type: (FIELD_TYPES as readonly string[]).includes(String(p.type)) ? (p.type as FieldType) : 'string',
+    type: shownType(p),
     required: required.has(name),
     description: typeof p.description === 'string' ? p.description : '',
+    source: name,
   }));
 }
 
-/** `schema` with its properties and `required` from `fields` (row i keeps property i's other keywords). */
+/**
+ * `schema` with its properties and `required` from `fields`. Each row keeps the other keywords of
+ * the property it was read from (`source`); its `type` is written only when the row's type differs
+ * from what the form showed, so a type the form cannot show (`["string", "null"]`, none) survives.
+ */
 export function schemaWithFields(schema: Json, fields: ToolField[]): Json {
-  const previous = propertiesOf(schema);
+  const previous = new Map(propertiesOf(schema));
   const properties = Object.fromEntries(
-    fields.map((field, i) => {
-      const { description: _, ...kept } = previous[i]?.[1] ?? {};
-      const property: Json = { ...kept, type: field.type };
+    fields.map((field) => {
+      const original = field.source === undefined ? undefined : previous.get(field.source);
+      const { description: _, ...kept } = original ?? {};
+      const property: Json =
+        original !== undefined && shownType(original) === field.type ? kept : { ...kept, type: field.type };
       if (field.description.trim() !== '') property.description = field.description.trim();
       return [field.name, property];
     }),

@@ -38,7 +38,13 @@ async function readSubmission(c: Context): Promise<Record<string, unknown>> {
     return parsed as Record<string, unknown>;
   }
   if (type.startsWith('application/x-www-form-urlencoded') || type.startsWith('multipart/form-data')) {
-    const form = await c.req.parseBody();
+    let form: Record<string, unknown>;
+    try {
+      form = await c.req.parseBody();
+    } catch {
+      // A multipart body without its boundary, or cut short: the sender's mistake, not a 500.
+      throw validationError({ body: ['Malformed form body'] }, 'The request body is not a valid form post.');
+    }
     return Object.fromEntries(Object.entries(form).filter(([, v]) => typeof v === 'string'));
   }
   throw validationError(
