@@ -245,6 +245,8 @@ describe('the canvas editor', () => {
   }, async () => {
     const page = await editorPage({ dark: true });
     await page.goto(`/workflows/${builtId}/edit`);
+    // At the fitted zoom the last steps sit under the side panel: focusing a step pans to it.
+    await node(page, 'http_request').focus();
     await node(page, 'http_request').click();
     await page.locator('#field-config-url').fill('');
     await page.locator('#field-config-url').press('Tab');
