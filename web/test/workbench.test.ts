@@ -313,7 +313,10 @@ describe('the whole build loop by keyboard', () => {
     expect(http.byPath('/keyboard')).toBe(1);
 
     // A production run of version 1 of the transform, then the transform edited and saved.
-    await press(page.getByRole('button', { name: 'Activate' }));
+    // Enabled again once the step's run has ended.
+    const activate = page.getByRole('button', { name: 'Activate' });
+    await expect.poll(() => activate.isEnabled(), POLL).toBe(true);
+    await press(activate);
     await expect
       .poll(async () => (await api('GET', `/workflows/${workflowId}`)).body.status, POLL)
       .toBe('active');
