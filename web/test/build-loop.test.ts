@@ -67,6 +67,9 @@ async function nthRun(api: Api, workflowId: string, count: number): Promise<Exec
 const stepOf = (run: ExecutionRow, nodeId: string) => run.steps.find((s) => s.node_id === nodeId);
 
 async function select(page: Page, nodeId: string) {
+  // Focus first: it pans the canvas to the step when the fitted view leaves it under the side
+  // panel or off a phone's screen, so the click lands on it.
+  await node(page, nodeId).focus();
   await node(page, nodeId).click();
   await page.getByRole('heading', { name: 'Test this step' }).waitFor();
 }
