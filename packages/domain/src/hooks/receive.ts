@@ -1,5 +1,4 @@
 import type { Database } from '@weft/db';
-import { sql } from 'drizzle-orm';
 import type { SecretBox } from '../encryption';
 import { AppError, validationError } from '../errors';
 import { publishEvent } from '../events/publish';
@@ -7,6 +6,7 @@ import type { ExecutionEngine } from '../executions/execution-engine';
 import { decodeUtf8Body, findUnsafeJsonValue } from '../json-safety';
 import { verifyWebhookSignature } from '../webhooks/signing';
 import { openHookSecret } from '../workflows/hook-secret';
+import { findHookToken } from './find-hook';
 import {
   findHookReceipt,
   HOOK_RECEIPT_WINDOW_HOURS,
@@ -37,16 +37,7 @@ interface FoundHook {
 
 /** Token look-up across organizations and the per-hook rate count, in one round trip (migration 0010). */
 async function findHook(db: Database, secrets: SecretBox, token: string): Promise<FoundHook | null> {
-  const rows = await db.execute<{
-    workflow_id: string;
-    organization_id: string;
-    status: string;
-    trigger_type: string;
-    trigger_config: Record<string, unknown>;
-    hook_count: number;
-    window_start: string | Date;
-  }>(sql`select * from weft_find_hook(${token})`);
-  const row = rows[0];
+  const row = await findHookToken(db, token);
   if (!row) return null;
   return {
     workflowId: row.workflow_id,

@@ -5,6 +5,7 @@ import { type CaptchaSettings, checkCaptcha } from '../accounts/captcha';
 import { AppError, validationError } from '../errors';
 import type { ExecutionEngine } from '../executions/execution-engine';
 import { prepareExecutions } from '../executions/prepare';
+import { findHookToken } from '../hooks/find-hook';
 import { isWellFormedHookToken } from '../hooks/token';
 import { validateSubmission } from './fields';
 
@@ -21,16 +22,7 @@ interface FoundForm {
 /** The form behind a token, counted against its per-minute limit (weft_find_hook: one round trip). */
 async function findForm(db: Database, token: string): Promise<FoundForm | null> {
   if (!isWellFormedHookToken(token)) return null;
-  const rows = await db.execute<{
-    workflow_id: string;
-    organization_id: string;
-    status: string;
-    trigger_type: string;
-    trigger_config: Record<string, unknown>;
-    hook_count: number;
-    window_start: string | Date;
-  }>(sql`select * from weft_find_hook(${token})`);
-  const row = rows[0];
+  const row = await findHookToken(db, token);
   if (row?.trigger_type !== 'form') return null;
   const config = FormTriggerConfig.safeParse(row.trigger_config);
   if (!config.success) return null;
