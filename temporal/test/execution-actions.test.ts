@@ -173,6 +173,22 @@ describe('retrying a partial execution from its failed steps', () => {
     server.failing.delete('/charge');
   });
 
+  it("another organization's execution: retry, delete and search see nothing", async () => {
+    const wf = await createWorkflow([transform('only', '{{trigger.secret_word}}')], []);
+    const mine = await run(wf.id, { secret_word: 'marmalade' });
+    const other = await h.createOrg('elsewhere');
+    const as = async (method: string, path: string) => {
+      const res = await h.request(method, `/api/v1${path}`, { key: other.key });
+      return { status: res.status, body: await res.json().catch(() => null) };
+    };
+    expect((await as('DELETE', `/executions/${mine.id}`)).status).toBe(404);
+    expect((await as('POST', `/executions/${mine.id}/retry`)).status).toBe(404);
+    expect((await as('GET', `/executions?q=${mine.id}`)).body.data).toEqual([]);
+    expect((await as('GET', '/executions?q=marmalade')).body.data).toEqual([]);
+    // Still there for its own organization.
+    expect((await api('GET', `/executions/${mine.id}`)).status).toBe(200);
+  });
+
   it('answers 409 for an execution that succeeded, and 404 for an unknown one', async () => {
     const wf = await createWorkflow([transform('only', 'x')], []);
     const done = await run(wf.id);
