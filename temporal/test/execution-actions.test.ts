@@ -179,7 +179,7 @@ describe('retrying a partial execution from its failed steps', () => {
     const other = await h.createOrg('elsewhere');
     const as = async (method: string, path: string) => {
       const res = await h.request(method, `/api/v1${path}`, { key: other.key });
-      return { status: res.status, body: await res.json().catch(() => null) };
+      return { status: res.status, body: (await res.json().catch(() => null)) as any };
     };
     expect((await as('DELETE', `/executions/${mine.id}`)).status).toBe(404);
     expect((await as('POST', `/executions/${mine.id}/retry`)).status).toBe(404);
