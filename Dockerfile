@@ -50,4 +50,5 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "--import", "tsx", "services/api/src/main.ts"]
+# The young-generation size `weft up` uses (services/cli/src/process-layout.ts: ~1 ms of CPU per execution).
+CMD ["node", "--max-semi-space-size=32", "--import", "tsx", "services/api/src/main.ts"]

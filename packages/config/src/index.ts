@@ -283,6 +283,19 @@ export const WorkerEnv = z
      * about 3 ms of CPU per execution (patches/@temporalio__worker makes 0 mean "no watchdog").
      */
     WORKER_ISOLATE_TIMEOUT_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+    /**
+     * The SDK's promise stack tracking, which the Temporal UI's "Stack Trace" tab shows for a running
+     * workflow. Off by default: it captures a source-mapped stack trace for every promise workflow
+     * code creates, a third of the workflow thread's CPU (`weft bench engine`); turn it on to debug a
+     * stuck execution.
+     */
+    WORKER_STACK_TRACES: z.stringbool().default(false),
+    /**
+     * Threads that run workflow code; 0 runs it on the process's main thread, which saves copying
+     * every activation and its commands between threads (`weft bench engine`). More threads only
+     * help a worker with idle cores to spare.
+     */
+    WORKER_WORKFLOW_THREADS: z.coerce.number().int().min(0).max(16).default(0),
     /** Node outputs with larger JSON are stored in PostgreSQL and passed through Temporal by reference. */
     OUTPUT_INLINE_LIMIT_BYTES: z.coerce
       .number()
@@ -358,6 +371,15 @@ function withDatabasePasswords(source: Source): { source: Source; problems: stri
     joined[urlName] = url.href;
   }
   return { source: joined, problems };
+}
+
+/**
+ * Hands WORKER_STACK_TRACES to our patch of @temporalio/worker, which reads it where workflow code
+ * runs (a workflow thread copies the environment when it starts: call this before creating the
+ * worker).
+ */
+export function exportWorkflowStackTraces(enabled: boolean): void {
+  process.env.WEFT_WORKFLOW_STACK_TRACES = enabled ? 'true' : 'false';
 }
 
 /**

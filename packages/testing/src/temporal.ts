@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { getLogger } from '@weft/telemetry';
+import { PRELOADED_WORKFLOW_MODULES, WORKFLOWS_PATH } from '@weft/temporal/bundle';
 import { startDevServer } from '@weft/temporal/dev-server';
 import { installTemporalRuntime } from '@weft/worker';
 import { inject } from 'vitest';
@@ -91,7 +92,8 @@ export function startTimeSkippingServer(): Promise<TestWorkflowEnvironment> {
 /** Builds the workflow bundle (webpack: seconds of CPU). */
 export function buildWorkflowBundle(): Promise<{ code: string }> {
   return bundleWorkflowCode({
-    workflowsPath: path.join(ROOT, 'temporal', 'workflows', 'index.ts'),
+    workflowsPath: WORKFLOWS_PATH,
+    preloadModules: PRELOADED_WORKFLOW_MODULES,
     logger: { trace() {}, debug() {}, info() {}, warn() {}, error: console.error, log() {} },
   });
 }

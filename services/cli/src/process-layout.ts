@@ -23,11 +23,18 @@ export interface LayoutService {
  * workflow thread's): without a cap V8 grows the heap long before it collects, and a process that
  * has run a few thousand executions sat at ~510 MiB with 1,000 more waiting; with 256 MB it held
  * ~330 MiB at the same throughput (`weft bench engine`). 0 leaves Node's default.
+ *
+ * The young generation gets 32 MB semi-spaces (Node's default is 16 MB): an execution allocates
+ * short-lived request, payload and query objects, and with the default V8 scavenged and promoted
+ * them often enough to cost ~1 ms of CPU per execution (`weft bench engine` (b) at concurrency 16:
+ * 10.2 → 9.3 ms for API+worker; resident memory did not grow).
  */
+const YOUNG_GENERATION = '--max-semi-space-size=32';
+
 export function layoutServices(layout: ProcessLayout, heapMb: number): LayoutService[] {
   const api = path.join(PROJECT_ROOT, 'services/api/src/main.ts');
   const worker = path.join(PROJECT_ROOT, 'services/worker/src/main.ts');
-  const nodeArgs = heapMb > 0 ? [`--max-old-space-size=${heapMb}`] : [];
+  const nodeArgs = [...(heapMb > 0 ? [`--max-old-space-size=${heapMb}`] : []), YOUNG_GENERATION];
   return layout === 'combined'
     ? [{ role: 'api+worker', entry: api, env: { RUN_WORKER: 'true' }, nodeArgs }]
     : [

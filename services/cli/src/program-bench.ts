@@ -1,5 +1,15 @@
-import { type Command, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { ENGINE_SCENARIOS, type EngineScenario } from './bench/engine-scenarios';
 import { collect, jsonOption, positiveInt, positiveIntList, wholeNumber } from './program-options';
+
+function scenarioList(value: string): EngineScenario[] {
+  const picked = value.split(',').map((s) => s.trim());
+  const unknown = picked.filter((s) => !(ENGINE_SCENARIOS as readonly string[]).includes(s));
+  if (unknown.length > 0 || picked.length === 0) {
+    throw new InvalidArgumentError(`pick from ${ENGINE_SCENARIOS.join(',')} (got ${value})`);
+  }
+  return picked as EngineScenario[];
+}
 
 /**
  * `weft bench …`: each starts its own stack on fresh data and prints its figures (minutes). A bench
@@ -31,6 +41,13 @@ export function addBenchCommands(program: Command): void {
     .addOption(
       new Option('--layout <layout>', 'API and worker in one process or two').choices(['combined', 'split']),
     )
+    .option('--workers <n>', 'worker processes of the split layout', positiveInt, 1)
+    .option(
+      '--scenarios <list>',
+      'scenarios to run: a no-op, b 4-node, g HTTP flow, f 202 only, d fan-out, e waiting',
+      scenarioList,
+      [...ENGINE_SCENARIOS],
+    )
     .addOption(
       new Option('--observe <what>', 'how an execution end is seen')
         .choices(['database', 'temporal'])
@@ -51,6 +68,8 @@ export function addBenchCommands(program: Command): void {
         sqliteSynchronous: o.sqliteSyncOff ? 'OFF' : 'NORMAL',
         temporalConfig: o.temporalConfig,
         layout: o.layout,
+        workers: o.workers,
+        scenarios: o.scenarios,
         observe: o.observe,
         external: o.temporalAddress
           ? { address: o.temporalAddress, metricsUrl: o.temporalMetricsUrl, pid: o.temporalPid }

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { PRELOADED_WORKFLOW_MODULES, WORKFLOWS_PATH } from '@weft/temporal/bundle';
 
 /**
  * Prebuilds the workflow bundle into a file (`node --import tsx build-bundle.ts <out.js>`), so the
@@ -10,7 +10,8 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 const out = process.argv[2];
 if (!out) throw new Error('usage: build-bundle.ts <output file>');
 const { code } = await bundleWorkflowCode({
-  workflowsPath: fileURLToPath(import.meta.resolve('@weft/temporal/workflows')),
+  workflowsPath: WORKFLOWS_PATH,
+  preloadModules: PRELOADED_WORKFLOW_MODULES,
   logger: { trace() {}, debug() {}, info() {}, warn: console.warn, error: console.error, log() {} },
 });
 await mkdir(path.dirname(path.resolve(out)), { recursive: true });

@@ -41,6 +41,8 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
     previousAppKeys: env.APP_KEYS_PREVIOUS,
     maxCachedWorkflows: env.WORKER_MAX_CACHED_WORKFLOWS,
     isolateTimeoutMs: env.WORKER_ISOLATE_TIMEOUT_MS,
+    stackTraces: env.WORKER_STACK_TRACES,
+    workflowThreads: env.WORKER_WORKFLOW_THREADS,
     outputInlineLimitBytes: env.OUTPUT_INLINE_LIMIT_BYTES,
     workflowBundle: env.WORKFLOW_BUNDLE_PATH ? { codePath: env.WORKFLOW_BUNDLE_PATH } : undefined,
   });

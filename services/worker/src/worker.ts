@@ -1,9 +1,10 @@
-import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { exportWorkflowStackTraces } from '@weft/config';
 import type { Database } from '@weft/db';
 import { createOutboundHttpClient, createSecretBox } from '@weft/domain';
 import { createActivities } from '@weft/temporal/activities';
+import { PRELOADED_WORKFLOW_MODULES, WORKFLOWS_PATH } from '@weft/temporal/bundle';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import type { TemporalConnectionOptions } from '@weft/temporal/connection';
 import { reconcileTriggerSchedules } from '@weft/temporal/schedules';
@@ -34,6 +35,10 @@ export interface WorkerOptions {
   maxCachedWorkflows?: number;
   /** Deadlock limit of one workflow activation, ms; 0 (default) = none, no watchdog thread per VM call. */
   isolateTimeoutMs?: number;
+  /** WORKER_STACK_TRACES: the SDK's per-promise stack tracking (for the `__stack_trace` query). */
+  stackTraces?: boolean;
+  /** WORKER_WORKFLOW_THREADS: 0 runs workflow code on the main thread (the SDK's `debugMode` VM). */
+  workflowThreads?: number;
   /** A prebuilt bundle (`build-bundle.ts`), or bundled code shared across test workers. */
   workflowBundle?: { code: string } | { codePath: string };
   /** Overrides of the webhook delivery retry policy (tests only; production uses DELIVERY_RETRY_POLICY). */
@@ -59,13 +64,14 @@ export async function createWorker(options: WorkerOptions) {
     eagerStart: true,
   });
   const http = createOutboundHttpClient({ allowlist: options.ssrfAllowlist });
+  exportWorkflowStackTraces(options.stackTraces ?? false);
   const worker = await Worker.create({
     connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
-      : { workflowsPath: fileURLToPath(import.meta.resolve('@weft/temporal/workflows')) }),
+      : { workflowsPath: WORKFLOWS_PATH, bundlerOptions: { preloadModules: PRELOADED_WORKFLOW_MODULES } }),
     activities: createActivities({
       db: options.db,
       engine,
@@ -83,6 +89,11 @@ export async function createWorker(options: WorkerOptions) {
     // Honoured though missing from the public WorkerOptions type (the SDK spreads options over its
     // defaults); our patch of @temporalio/worker makes 0 mean "no watchdog".
     ...({ isolateExecutionTimeout: options.isolateTimeoutMs ?? 0 } as object),
+    // The SDK's debugMode does two things: it runs workflow code on this thread (what we want) and
+    // lifts the deadlock timeout when none is given (ours is given just above).
+    ...((options.workflowThreads ?? 0) === 0
+      ? { debugMode: true }
+      : { workflowThreadPoolSize: options.workflowThreads }),
     ...(options.maxCachedWorkflows === undefined ? {} : { maxCachedWorkflows: options.maxCachedWorkflows }),
   });
   return {

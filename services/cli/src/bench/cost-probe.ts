@@ -59,11 +59,16 @@ export function createCostProbe(options: {
 export type CostProbe = ReturnType<typeof createCostProbe>;
 
 /** One line per process: `worker 4.1 · temporal 6.3 · … ms CPU per execution`. */
-export function describeCost(cost: ScenarioCost): string[] {
+export function describeCost(cost: ScenarioCost, perSecond?: number): string[] {
   const cpu = Object.entries(cost.cpuMsPerExecution)
     .map(([role, ms]) => `${role} ${ms.toFixed(1)}`)
     .join(' · ');
-  const lines = [`    CPU ms per execution: ${cpu}`];
+  // Our own processes (API and workers, however laid out) summed: the figure the targets name.
+  const ours = Object.entries(cost.cpuMsPerExecution)
+    .filter(([role]) => role.startsWith('api') || role.startsWith('worker'))
+    .map(([, ms]) => ms);
+  const oursLine = ours.length > 1 ? ` · API+workers ${ours.reduce((a, b) => a + b, 0).toFixed(1)}` : '';
+  const lines = [`    CPU ms per execution: ${cpu}${oursLine}`];
   const t = cost.temporal;
   if (t) {
     const ops = t.topPersistenceOperations
@@ -73,6 +78,10 @@ export function describeCost(cost: ScenarioCost): string[] {
       `    Temporal: ${t.persistenceRequestsPerExecution} persistence requests (${t.persistenceMsPerExecution} ms) per execution; top: ${ops}`,
     );
     const waits = t.historyTaskQueueWaitMs.map((w) => `${w.taskType} ${w.meanMs} ms`).join(', ');
+    if (t.stateTransitionsPerExecution !== null) {
+      const rate = perSecond ? `, ${(t.stateTransitionsPerExecution * perSecond).toFixed(0)}/s` : '';
+      lines.push(`    Temporal: ${t.stateTransitionsPerExecution} state transitions per execution${rate}`);
+    }
     lines.push(
       `    Temporal: sync match ${t.syncMatchRate === null ? '-' : `${(t.syncMatchRate * 100).toFixed(0)}%`}; history task queue wait: ${waits || '-'}`,
     );

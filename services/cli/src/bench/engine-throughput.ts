@@ -1,6 +1,8 @@
 import type { ProcessLayout } from '../process-layout';
 import { describeCost, type ScenarioCost } from './cost-probe';
+import type { EngineScenario } from './engine-scenarios';
 import { fourNodeFlow } from './four-node-flow';
+import { httpFlow, startQuoteServer } from './http-flow';
 import { closedLoop, percentile } from './load';
 import { processMemory } from './process-memory';
 import { fmt, startBenchStack, BENCH_TASK_QUEUE as TASK_QUEUE } from './stack';
@@ -21,6 +23,8 @@ interface Throughput {
 export interface EngineBenchResult {
   noop: Throughput[];
   flow: (Throughput & { acceptP50Ms: number; acceptP99Ms: number })[];
+  /** (g) event → HTTP request to a local server → transform → terminal. */
+  httpFlow: Throughput[];
   ratio: { concurrency: number; value: number }[];
   /** POST /events for an event no workflow listens to: the 202 path without a Temporal start. */
   acceptOnly: { p50Ms: number; p99Ms: number };
@@ -59,14 +63,23 @@ export async function benchEngineCommand(options: {
    * sees), or the Temporal workflow's result (a long-poll per execution, as the bench did before).
    */
   observe?: 'database' | 'temporal';
+  /** Which scenarios run (default: all). */
+  scenarios?: readonly EngineScenario[];
+  /** Worker processes of the split layout. */
+  workers?: number;
 }): Promise<EngineBenchResult> {
+  const runs = (scenario: EngineScenario) => options.scenarios?.includes(scenario) ?? true;
   const out = options.json ? process.stderr : process.stdout;
   const say = (line: string) => out.write(`${line}\n`);
+  const quotes = runs('g') ? await startQuoteServer() : undefined;
   const stack = await startBenchStack({
     sqliteSynchronous: options.sqliteSynchronous,
     temporalConfig: options.temporalConfig,
     layout: options.layout,
+    workers: options.workers,
     external: options.external,
+    // (g) calls a server on this machine: the SSRF guard opens loopback for it, and only it.
+    extraEnv: quotes ? { SSRF_ALLOWLIST: '127.0.0.1' } : undefined,
   });
   const { call, client, admin, worker, api, probe } = stack;
   const watcher = createTerminalWatcher(admin);
@@ -74,6 +87,7 @@ export async function benchEngineCommand(options: {
   const result: EngineBenchResult = {
     noop: [],
     flow: [],
+    httpFlow: [],
     ratio: [],
     acceptOnly: { p50Ms: Number.NaN, p99Ms: Number.NaN },
     fanout: null,
@@ -82,6 +96,7 @@ export async function benchEngineCommand(options: {
   };
   try {
     await call('POST', '/workflows', FOUR_NODES);
+    if (quotes) await call('POST', '/workflows', httpFlow('bench http flow', 'bench.quote', quotes.url));
 
     // Warm-up: the worker's first workflow tasks load the bundle.
     for (let i = 0; i < 20; i++) {
@@ -97,10 +112,10 @@ export async function benchEngineCommand(options: {
       say(
         `${name.padEnd(44)} ${String(t.concurrency).padStart(4)} ${fmt(t.perSecond).padStart(8)} ${fmt(t.p50Ms, 2).padStart(8)} ${fmt(t.p99Ms, 2).padStart(8)}`,
       );
-      for (const line of describeCost(t.cost)) say(line);
+      for (const line of describeCost(t.cost, t.perSecond)) say(line);
     };
 
-    for (const c of options.concurrency) {
+    for (const c of runs('a') ? options.concurrency : []) {
       const before = await probe.begin();
       const r = await closedLoop(
         options.executions,
@@ -117,7 +132,7 @@ export async function benchEngineCommand(options: {
       result.noop.push({ ...t, cost: await probe.end(before, options.executions) });
       row('(a) Temporal no-op workflow', result.noop.at(-1) as Throughput);
     }
-    for (const c of options.concurrency) {
+    for (const c of runs('b') ? options.concurrency : []) {
       const acceptMs: number[] = [];
       const before = await probe.begin();
       const r = await closedLoop(
@@ -156,7 +171,37 @@ export async function benchEngineCommand(options: {
         `    of which the 202 of POST /events: p50 ${fmt(t.acceptP50Ms, 2)} ms, p99 ${fmt(t.acceptP99Ms, 2)} ms`,
       );
     }
-    for (const c of options.concurrency) {
+    for (const c of quotes ? options.concurrency : []) {
+      if (!quotes) break;
+      const callsBefore = quotes.calls();
+      const before = await probe.begin();
+      const r = await closedLoop(
+        options.executions,
+        c,
+        async (i) => {
+          const accepted = await call('POST', '/events', { event: 'bench.quote', payload: { total: i } });
+          const status = await watcher.terminal(accepted.execution_ids[0] as string);
+          if (status !== 'success') throw new Error(`execution ended ${status}`);
+        },
+        { label: `(g) event → HTTP → transform c${c}` },
+      );
+      const cost = await probe.end(before, options.executions);
+      if (quotes.calls() - callsBefore !== options.executions) {
+        throw new Error(
+          `(g) the server got ${quotes.calls() - callsBefore} calls for ${options.executions} executions`,
+        );
+      }
+      const t = {
+        concurrency: c,
+        perSecond: round(r.perSecond),
+        p50Ms: round(r.p50),
+        p99Ms: round(r.p99),
+        cost,
+      };
+      result.httpFlow.push(t);
+      row('(g) POST /events → HTTP request → transform', t);
+    }
+    for (const c of runs('a') && runs('b') ? options.concurrency : []) {
       const flow = result.flow.find((f) => f.concurrency === c)?.perSecond ?? 0;
       const raw = result.noop.find((f) => f.concurrency === c)?.perSecond ?? 1;
       result.ratio.push({ concurrency: c, value: round(flow / raw) });
@@ -165,22 +210,24 @@ export async function benchEngineCommand(options: {
 
     // Our own share of the 202 (authentication, rate limit, the publish transaction, waiting-step
     // look-up), measured on an event nobody listens to: everything but the Temporal start.
-    const acceptOnly: number[] = [];
-    await closedLoop(200, 1, async (i) => {
-      const t0 = performance.now();
-      await call('POST', '/events', { event: 'bench.unheard', payload: { total: i } });
-      acceptOnly.push(performance.now() - t0);
-    });
-    acceptOnly.sort((a, b) => a - b);
-    result.acceptOnly = {
-      p50Ms: round(percentile(acceptOnly, 50)),
-      p99Ms: round(percentile(acceptOnly, 99)),
-    };
-    say(
-      `(f) 202 of POST /events without a Temporal start (no listener), concurrency 1: p50 ${fmt(result.acceptOnly.p50Ms, 2)} ms, p99 ${fmt(result.acceptOnly.p99Ms, 2)} ms`,
-    );
+    if (runs('f')) {
+      const acceptOnly: number[] = [];
+      await closedLoop(200, 1, async (i) => {
+        const t0 = performance.now();
+        await call('POST', '/events', { event: 'bench.unheard', payload: { total: i } });
+        acceptOnly.push(performance.now() - t0);
+      });
+      acceptOnly.sort((a, b) => a - b);
+      result.acceptOnly = {
+        p50Ms: round(percentile(acceptOnly, 50)),
+        p99Ms: round(percentile(acceptOnly, 99)),
+      };
+      say(
+        `(f) 202 of POST /events without a Temporal start (no listener), concurrency 1: p50 ${fmt(result.acceptOnly.p50Ms, 2)} ms, p99 ${fmt(result.acceptOnly.p99Ms, 2)} ms`,
+      );
+    }
 
-    if (options.fanout > 0) {
+    if (runs('d') && options.fanout > 0) {
       for (let i = 0; i < options.fanout; i++) {
         await call('POST', '/workflows', {
           ...FOUR_NODES,
@@ -208,7 +255,7 @@ export async function benchEngineCommand(options: {
       );
     }
 
-    if (options.waiting > 0) {
+    if (runs('e') && options.waiting > 0) {
       const sleeper = await call('POST', '/workflows', {
         name: 'bench sleeper',
         trigger_type: 'manual',
@@ -244,6 +291,7 @@ export async function benchEngineCommand(options: {
     say(`API server RSS ${fmt(result.apiRssMiB)} MiB`);
   } finally {
     await stack.stop();
+    await quotes?.close();
   }
   if (options.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   return result;

@@ -42,6 +42,8 @@ export async function startBenchStack(
     temporalConfig?: string[];
     /** Process layout of API and worker; default: what `weft up` runs (WEFT_PROCESS_LAYOUT). */
     layout?: ProcessLayout;
+    /** Worker processes of the split layout (default 1), each its own Node process on the same task queue. */
+    workers?: number;
     /**
      * An already running Temporal server to measure instead of a fresh dev server (its namespace
      * `default` must have the Weft search attributes), with its Prometheus endpoint and pid if known.
@@ -91,12 +93,24 @@ export async function startBenchStack(
   const layout = options.layout ?? env.WEFT_PROCESS_LAYOUT;
   const logs = runLogDirectory(dataPath(env), 'bench');
   process.stderr.write(`service logs: ${logs}\n`);
-  const services = layoutServices(layout, env.WEFT_SERVICE_HEAP_MB).map((service) => ({
-    role: service.role,
+  const laid = layoutServices(layout, env.WEFT_SERVICE_HEAP_MB);
+  const extraWorkers = layout === 'split' ? Math.max(0, (options.workers ?? 1) - 1) : 0;
+  const workerService = laid.find((s) => s.role === 'worker');
+  const named = [
+    ...laid.map((service) => ({ name: service.role as string, service })),
+    ...(workerService
+      ? Array.from({ length: extraWorkers }, (_, i) => ({ name: `worker ${i + 2}`, service: workerService }))
+      : []),
+  ];
+  const services = named.map(({ name, service }) => ({
+    role: name,
     child: spawnService(
       service.entry,
       { ...serviceEnv, ...service.env },
-      { nodeArgs: [...service.nodeArgs, ...profiling], logFile: path.join(logs, `${service.role}.log`) },
+      {
+        nodeArgs: [...service.nodeArgs, ...profiling],
+        logFile: path.join(logs, `${name.replace(' ', '-')}.log`),
+      },
     ),
   }));
   const childOf = (role: 'api' | 'worker') =>

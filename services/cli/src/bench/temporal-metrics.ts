@@ -63,6 +63,11 @@ export interface TemporalServerCost {
   persistenceMsPerExecution: number;
   /** The persistence operations that took the most time, with their count and mean latency. */
   topPersistenceOperations: { operation: string; perExecution: number; meanMs: number }[];
+  /**
+   * Mutable-state transitions (Temporal's `state_transition_count`), the unit Temporal's own
+   * throughput figures are quoted in; null when the server does not report it.
+   */
+  stateTransitionsPerExecution: number | null;
   /** Tasks handed straight to a waiting poller instead of being written to and read back from the store. */
   syncMatchRate: number | null;
   /** Mean time history tasks (transfer, timer, visibility) waited in their queue before processing, ms. */
@@ -93,7 +98,9 @@ export function temporalServerCost(
   const syncPolls = total(byLabel(d, 'poll_success_sync', 'operation'));
   const queueSum = byLabel(d, 'task_latency_queue_sum', 'task_type');
   const queueCount = byLabel(d, 'task_latency_queue_count', 'task_type');
+  const transitions = byLabel(d, 'state_transition_count_sum', 'operation');
   return {
+    stateTransitionsPerExecution: transitions.size > 0 ? per(total(transitions)) : null,
     persistenceRequestsPerExecution: per(total(requests)),
     persistenceMsPerExecution: per(total(latencySum) * 1000),
     topPersistenceOperations,
