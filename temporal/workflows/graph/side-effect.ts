@@ -1,11 +1,13 @@
 import { patched } from '@temporalio/workflow';
 import type { GraphNode } from '@weft/graph/runtime';
 import { activityTraitsOf, type WorkflowNodeType } from '@weft/nodes/runtime';
-import { blocking, sideEffects } from './activities';
+import { blocking, localSideEffect, sideEffects } from './activities';
 import type { GraphRun, LoopScope } from './state';
 
 /** The generic `runNode` activity; histories recorded before it called one activity per node type. */
 const GENERIC_NODE_ACTIVITY = 'generic-node-activity';
+/** Short calls as local activities (ActivityNodeTraits.localUpToMs); earlier histories scheduled activities. */
+const LOCAL_SHORT_CALLS = 'local-short-calls';
 
 /** A node type that runs in an activity: its runner is looked up in the registry by the worker. */
 export async function runSideEffect(
@@ -27,7 +29,13 @@ export async function runSideEffect(
         ? { trigger: run.outgoingPayload }
         : undefined;
   if (patched(GENERIC_NODE_ACTIVITY)) {
-    const proxy = traits.activity === 'blocking' ? blocking : sideEffects;
+    const localUpToMs = traits.localUpToMs?.(config);
+    const proxy =
+      localUpToMs !== undefined && patched(LOCAL_SHORT_CALLS)
+        ? localSideEffect(localUpToMs)
+        : traits.activity === 'blocking'
+          ? blocking
+          : sideEffects;
     return proxy.runNode({
       organizationId: execution.organizationId,
       executionId: execution.executionId,
