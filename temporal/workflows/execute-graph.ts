@@ -3,6 +3,7 @@ import {
   defineSignal,
   isCancellation,
   log,
+  patched,
   proxySinks,
   setHandler,
   upsertSearchAttributes,
@@ -23,6 +24,9 @@ import {
 import { local } from './graph/activities';
 import { walk } from './graph/interpreter';
 import { GraphRun, TestRunFailed } from './graph/state';
+
+/** Steps reported before slow nodes, not after each side effect (GraphRun.reportBeforeSlowStep). */
+const REPORT_BEFORE_SLOW_STEPS = 'report-before-slow-steps';
 
 export const retrySignal = defineSignal<[RetrySignal]>(RETRY_SIGNAL);
 export const eventSignal = defineSignal<[EventSignal]>(EVENT_SIGNAL);
@@ -60,6 +64,7 @@ export async function executeGraph(args: {
   }
 
   const run = new GraphRun(execution);
+  run.reportsBeforeSlowSteps = patched(REPORT_BEFORE_SLOW_STEPS);
   setHandler(retrySignal, (signal) => {
     run.retryRequest = signal;
   });

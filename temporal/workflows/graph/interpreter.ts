@@ -140,7 +140,7 @@ async function runWithRecovery(
         error: null,
         source: result.source,
       });
-      if (kind.runsIn === 'activity') await run.report();
+      if (kind.runsIn === 'activity' && !run.reportsBeforeSlowSteps) await run.report();
       return { output: result.output, handle: result.handle };
     } catch (error) {
       if (!(error instanceof StepFailure)) throw error;
@@ -336,6 +336,7 @@ async function dispatch(
   config: Record<string, unknown>,
   place: Omit<NodePlace, 'walkLoopBody'>,
 ): Promise<NodeResult> {
+  if (kind.runsIn === 'activity' || !kind.evaluate) await run.reportBeforeSlowStep();
   if (kind.runsIn === 'activity') {
     return {
       output: await runSideEffect(run, node, kind, config, place.outputs, place.iteration, place.loop),

@@ -20,6 +20,11 @@ export class StepReporter {
     private readonly redact?: { value: string; shown: string },
   ) {}
 
+  /** Whether a step was recorded since the last report. */
+  get pending(): boolean {
+    return this.unreported.size > 0;
+  }
+
   /** Keeps the latest record of a step (node and iteration) until the next report. */
   record(step: StepRecord): void {
     this.unreported.set(`${step.nodeId}#${step.iteration}`, this.redacted(step));

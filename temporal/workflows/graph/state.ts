@@ -113,6 +113,21 @@ export class GraphRun {
     );
   }
 
+  /**
+   * Whether steps are reported before a node that can take a while instead of after each side
+   * effect (set at the start of the run; histories recorded before it reported after each one).
+   */
+  reportsBeforeSlowSteps = false;
+
+  /**
+   * Before a node that can take a while (a side effect, a wait, a child run): what ran since the
+   * last report becomes visible while it runs. A side effect's own step then travels with the next
+   * report, so a short flow writes its progress once at its end, not once per call as well.
+   */
+  async reportBeforeSlowStep(): Promise<void> {
+    if (this.reportsBeforeSlowSteps && this.progress.pending) await this.report();
+  }
+
   /** Writes the unreported steps with the current status. */
   report(extra: { error?: StepError | null; completedAt?: string } = {}): Promise<void> {
     return this.progress.report(this.status, this.attempt, extra);

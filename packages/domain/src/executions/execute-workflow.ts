@@ -6,7 +6,8 @@ import { isUuid } from '../text';
 import { assertToolArguments } from '../tools/call-tool';
 import { presentWorkflow } from '../workflows/present';
 import type { ExecutionEngine } from './execution-engine';
-import { prepareExecutions } from './prepare';
+import { prepareExecutionSnapshots } from './prepare';
+import type { LoadedExecution } from './types';
 
 /**
  * POST /workflows/{id}/execute: runs a workflow now, whatever its status (a draft can be tried out),
@@ -22,7 +23,7 @@ export async function executeWorkflow({
 }) {
   if (!isUuid(input.workflowId)) throw notFound('Workflow');
   const t = schema.workflows;
-  const { executionId, startedAt } = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
+  const { snapshot, startedAt } = await withTenant(ctx.db, ctx.organizationId, async (tx) => {
     const [row] = await tx
       .select()
       .from(t)
@@ -30,14 +31,15 @@ export async function executeWorkflow({
     if (!row) throw notFound('Workflow');
     // A tool workflow takes only input its input schema accepts, from the API as from a caller.
     if (row.triggerType === 'tool') assertToolArguments(row, input.payload ?? {}, 'input');
-    const [id] = await prepareExecutions(tx, ctx.organizationId, [
+    const [recorded] = await prepareExecutionSnapshots(tx, ctx.organizationId, [
       { workflow: presentWorkflow(row), trigger: input.trigger, event: null, payload: input.payload ?? {} },
     ]);
-    return { executionId: id as string, startedAt: new Date() };
+    return { snapshot: recorded as LoadedExecution, startedAt: new Date() };
   });
-  await engine.start(ctx.organizationId, [executionId]);
+  // The run starts from the row just recorded instead of loading it back.
+  await engine.start(ctx.organizationId, [snapshot.executionId], [snapshot]);
   return {
-    execution_id: executionId,
+    execution_id: snapshot.executionId,
     workflow_id: input.workflowId,
     status: 'pending' as const,
     started_at: startedAt.toISOString(),
