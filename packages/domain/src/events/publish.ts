@@ -96,7 +96,14 @@ export async function publishEvent({
       tx,
       rows.map((r) => r.id),
     );
-    await recordEventName(tx, ctx.organizationId, input.event);
+    // Independent reads and writes of one transaction, sent together (postgres.js pipelines them).
+    const [, cartActivity, waitingIds] = await Promise.all([
+      recordEventName(tx, ctx.organizationId, input.event),
+      mode === 'production' && cartId !== null && refreshesCartTimer(input.event)
+        ? cartActivityOf(tx, ctx.organizationId, input)
+        : null,
+      executionsWaitingFor(tx, ctx.organizationId, input.event, mode),
+    ]);
     return {
       mode,
       executionIds: rows.map((r) => r.id),
@@ -105,11 +112,8 @@ export async function publishEvent({
         .map((snapshot) =>
           withRunOnlyPayload(snapshot, alsoRun?.chatWorkflows ? alsoRun.runOnlyPayload : undefined),
         ),
-      cartActivity:
-        mode === 'production' && cartId !== null && refreshesCartTimer(input.event)
-          ? await cartActivityOf(tx, ctx.organizationId, input)
-          : null,
-      waitingIds: await executionsWaitingFor(tx, ctx.organizationId, input.event, mode),
+      cartActivity,
+      waitingIds,
     };
   });
   await handToEngine(

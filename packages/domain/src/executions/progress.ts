@@ -20,7 +20,10 @@ export async function saveExecutionProgress(
   const e = schema.executions;
   const s = schema.executionSteps;
   const { saved, deliveryIds } = await withTenant(db, progress.organizationId, async (tx) => {
-    if (progress.steps.length > 0) {
+    // The step rows and the execution's row are written by two statements sent together
+    // (postgres.js pipelines a transaction's concurrent queries): one round trip, not two.
+    const writeSteps = async () => {
+      if (progress.steps.length === 0) return;
       await tx
         .insert(s)
         .values(
@@ -56,9 +59,9 @@ export async function saveExecutionProgress(
             source: sql`excluded.source`,
           },
         });
-    }
+    };
     const completedAt = progress.completedAt ? new Date(progress.completedAt) : null;
-    const [saved] = await tx
+    const updateExecution = tx
       .update(e)
       .set({
         status: progress.status,
@@ -77,6 +80,7 @@ export async function saveExecutionProgress(
         ),
       )
       .returning({ workflowId: e.workflowId, mode: e.mode });
+    const [, [saved]] = await Promise.all([writeSteps(), updateExecution]);
     // No row: the report was refused (cancelled, or an older attempt), so nothing happened to announce.
     // Test runs and replays are never announced to outbound webhooks (DESIGN §15: a replay never calls out).
     const announce = saved !== undefined && saved.mode === 'production';
