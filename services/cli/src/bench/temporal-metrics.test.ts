@@ -16,6 +16,8 @@ poll_success{operation="PollWorkflowTaskQueue",task_type="Workflow"} 10
 poll_success_sync{operation="PollWorkflowTaskQueue",task_type="Workflow"} ${syncPolls}
 task_latency_queue_sum{operation="TransferWorkflowTask",task_type="TransferWorkflowTask",label_with_escape="a\\"b,c=d"} 0.5
 task_latency_queue_count{operation="TransferWorkflowTask",task_type="TransferWorkflowTask"} 10
+state_transition_count_sum{namespace="default",operation="RespondWorkflowTaskCompleted",service_name="history"} ${requests * 2}
+state_transition_count_sum{namespace="default",operation="StartWorkflowExecution",service_name="history"} ${requests}
 `;
 
 describe('Temporal server metrics', () => {
@@ -43,8 +45,15 @@ describe('Temporal server metrics', () => {
       meanMs: 20,
     });
     expect(cost.topPersistenceOperations[1]?.meanMs).toBe(10);
+    // 400 + 200 more transitions over both operations: 60 per execution.
+    expect(cost.stateTransitionsPerExecution).toBe(60);
     // No polls in between: no rate rather than a made-up one.
     expect(cost.syncMatchRate).toBeNull();
     expect(temporalServerCost(parsePrometheusSamples(''), after, 10).syncMatchRate).toBe(0.5);
+  });
+
+  it('has no state transition figure when the server does not report one', () => {
+    const plain = parsePrometheusSamples('persistence_requests{operation="GetWorkflowExecution"} 4');
+    expect(temporalServerCost(plain, plain, 1).stateTransitionsPerExecution).toBeNull();
   });
 });
