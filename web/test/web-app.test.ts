@@ -620,10 +620,12 @@ function collectCspViolations(page: Page): string[] {
 }
 
 describe('every page', () => {
+  // The four variants read the same pages in browser contexts of their own: they run at the same
+  // time, so that one's waits (navigation, network idle) fill with another's axe and screenshots.
   for (const width of ['wide', 'narrow'] as const) {
     for (const dark of [false, true]) {
       const variant = `${width}-${dark ? 'dark' : 'light'}`;
-      it(`renders and passes axe: ${variant}`, { timeout: 120_000 }, async () => {
+      it.concurrent(`renders and passes axe: ${variant}`, { timeout: 120_000 }, async () => {
         const page = await adminPage({ width, dark });
         const refused = collectCspViolations(page);
         for (const target of PAGES) {
