@@ -192,10 +192,12 @@ describe('signing in', () => {
     // The limit counts per client in fixed one-minute windows (from the minute's start): the six
     // sign-ins must fall in one. Each try is a client of its own (newContext: its own
     // X-Forwarded-For, so its own count); a try that reached the 6th sign-in in another minute
-    // than its first, or with under 10 s of the minute left, is made again from the start, in
-    // the new minute, instead of waiting for a minute to start first.
+    // than its first, or with under 10 s of the minute left, is made again from the start in
+    // the next minute. That waits only near a minute's end, not for the first 20 s of one.
     const minute = () => Math.floor(Date.now() / 60_000);
     for (let attempt = 1; ; attempt++) {
+      // A try begun in a minute's last 10 s would not end in it: it begins in the next one.
+      while (new Date().getSeconds() >= 50) await new Promise((r) => setTimeout(r, 250));
       const context = await newContext(browser, base);
       const page = await context.newPage();
       const first = minute();
