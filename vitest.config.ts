@@ -26,6 +26,7 @@ const UNIT = [
   'packages/testing/src/log-scan.test.ts',
   'temporal/codec.test.ts',
   'temporal/cluster-ports.test.ts',
+  'services/worker/src/bundle-cache.test.ts',
   'web/test/boundaries.test.ts',
   'web/test/build-loop-logic.test.ts',
   'web/test/canvas-mapper.test.ts',

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type McpFake, startMcpFake } from '../../temporal/test/mcp-fake';
 import { type ModelFake, startOpenAiFake } from '../../temporal/test/model-fakes';
-import { expectAccessible, screenshot } from './browser';
+import { expectAccessible, inEveryVariant, screenshot } from './browser';
 import { type BrowserInstallation, startBrowserInstallation } from './installation';
 
 // An AI agent's step as a person reads it: in the execution view, each tool call with its
@@ -102,17 +102,14 @@ describe('the agent step', () => {
     await screenshot(page, 'agent-step-canvas-wide-light');
     await page.context().close();
 
-    for (const width of ['wide', 'narrow'] as const) {
-      for (const dark of [false, true]) {
-        const variant = `${width}-${dark ? 'dark' : 'light'}`;
-        const shot = await (await app.signedIn({ width, dark })).newPage();
-        await shot.goto(`/executions/${id}`);
-        await shot.getByRole('region', { name: 'Agent calls' }).getByText('No order Z9').waitFor();
-        await expectAccessible(shot, `agent step (${variant})`);
-        await screenshot(shot, `agent-step-${variant}`);
-        await shot.context().close();
-      }
-    }
+    await inEveryVariant(async ({ width, dark, variant }) => {
+      const shot = await (await app.signedIn({ width, dark })).newPage();
+      await shot.goto(`/executions/${id}`);
+      await shot.getByRole('region', { name: 'Agent calls' }).getByText('No order Z9').waitFor();
+      await expectAccessible(shot, `agent step (${variant})`);
+      await screenshot(shot, `agent-step-${variant}`);
+      await shot.context().close();
+    });
   });
 
   it('the dashboard shows the tokens and the estimated cost, per workflow', async () => {

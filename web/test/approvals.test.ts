@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTP_PASSWORD, SMTP_USER, type SmtpFake, startSmtpFake } from '../../temporal/test/template-fakes';
-import { expectAccessible, newContext, screenshot } from './browser';
+import { expectAccessible, inEveryVariant, newContext, screenshot } from './browser';
 import { type BrowserInstallation, startBrowserInstallation } from './installation';
 
 // The Approvals inbox as a person uses it: executions wait there, an editor approves one with a
@@ -94,17 +94,14 @@ describe('the Approvals inbox', () => {
     expect(await card.textContent()).toContain('deadline in 2 days');
     await page.context().close();
 
-    for (const width of ['wide', 'narrow'] as const) {
-      for (const dark of [false, true]) {
-        const variant = `${width}-${dark ? 'dark' : 'light'}`;
-        const shot = await (await app.signedIn({ width, dark })).newPage();
-        await shot.goto('/approvals');
-        await shot.getByRole('heading', { level: 2, name: 'Refund 40 EUR for order A-7?' }).waitFor();
-        await expectAccessible(shot, `approvals (${variant})`);
-        await screenshot(shot, `approvals-${variant}`);
-        await shot.context().close();
-      }
-    }
+    await inEveryVariant(async ({ width, dark, variant }) => {
+      const shot = await (await app.signedIn({ width, dark })).newPage();
+      await shot.goto('/approvals');
+      await shot.getByRole('heading', { level: 2, name: 'Refund 40 EUR for order A-7?' }).waitFor();
+      await expectAccessible(shot, `approvals (${variant})`);
+      await screenshot(shot, `approvals-${variant}`);
+      await shot.context().close();
+    });
   });
 
   it('approving with a comment and rejecting go on with the executions, and leave the inbox', async () => {

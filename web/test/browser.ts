@@ -30,6 +30,21 @@ export const SCREENSHOT_DIR = path.resolve(
 
 export const WIDTHS = { wide: { width: 1280, height: 900 }, narrow: { width: 390, height: 844 } } as const;
 
+/** The four looks a page is checked in: 1280 and 390 px wide, light and dark. */
+export const VARIANTS = (['wide', 'narrow'] as const).flatMap((width) =>
+  [false, true].map((dark) => ({ width, dark, variant: `${width}-${dark ? 'dark' : 'light'}` })),
+);
+
+/**
+ * Runs `check` for each of the four looks at the same time, each in a browser context of its own:
+ * one's waits (navigation, rendering) fill with another's axe run and screenshot.
+ */
+export async function inEveryVariant(
+  check: (look: (typeof VARIANTS)[number]) => Promise<void>,
+): Promise<void> {
+  await Promise.all(VARIANTS.map(check));
+}
+
 let clientSeq = 0;
 
 /**

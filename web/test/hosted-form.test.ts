@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, newContext, screenshot } from './browser';
+import { expectAccessible, inEveryVariant, newContext, screenshot } from './browser';
 import { type BrowserInstallation, startBrowserInstallation } from './installation';
 
 // A workflow's public form ({site_url}/forms/<token>) as a visitor meets it, signed out, on a phone
@@ -77,20 +77,17 @@ describe('the hosted form page', () => {
   });
 
   it('renders signed out on a desktop and a phone, light and dark, accessibly', async () => {
-    for (const width of ['wide', 'narrow'] as const) {
-      for (const dark of [false, true]) {
-        const variant = `${width}-${dark ? 'dark' : 'light'}`;
-        const page = await (await newContext(app.browser, app.base, { width, dark })).newPage();
-        await page.goto(formPath);
-        await page.getByRole('heading', { level: 1, name: 'Book a demo' }).waitFor();
-        // Not the signed-in shell: no navigation, no sign-in redirect.
-        expect(page.url()).toContain(formPath);
-        expect(await page.getByRole('navigation').count()).toBe(0);
-        await expectAccessible(page, `form (${variant})`);
-        await screenshot(page, `form-${variant}`);
-        await page.context().close();
-      }
-    }
+    await inEveryVariant(async ({ width, dark, variant }) => {
+      const page = await (await newContext(app.browser, app.base, { width, dark })).newPage();
+      await page.goto(formPath);
+      await page.getByRole('heading', { level: 1, name: 'Book a demo' }).waitFor();
+      // Not the signed-in shell: no navigation, no sign-in redirect.
+      expect(page.url()).toContain(formPath);
+      expect(await page.getByRole('navigation').count()).toBe(0);
+      await expectAccessible(page, `form (${variant})`);
+      await screenshot(page, `form-${variant}`);
+      await page.context().close();
+    });
   });
 
   it('shows what is wrong next to each field, then takes a filled-in form and starts the workflow', async () => {

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startDevServer } from '@weft/temporal/dev-server';
+import { reuseCachedBundle, storeBundle } from '@weft/worker/bundle-cache';
 import type { TestProject } from 'vitest/node';
 import { freePort } from './global-setup';
 import { acquireShared } from './shared-service';
@@ -56,6 +57,12 @@ async function startSharedDevServer() {
 async function writeWorkflowBundle() {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'weft-test-bundle-'));
   const file = path.join(dir, 'workflows.js');
-  await writeFile(file, (await buildWorkflowBundle()).code);
+  // The cache `weft up` uses (bundle-cache.ts): a run after an unchanged one skips webpack, and
+  // the first `weft up` of a fresh clone's run reuses this build.
+  if (!(await reuseCachedBundle(file).catch(() => false))) {
+    const { code } = await buildWorkflowBundle();
+    await writeFile(file, code);
+    await storeBundle(code).catch(() => undefined);
+  }
   return { value: file, stop: () => rm(dir, { recursive: true, force: true }) };
 }

@@ -3,12 +3,14 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The files that take minutes (each runs a whole `weft up` stack, real service processes or a
- * browser), longest first, as measured on the 2-core machine (fresh clone, 2026-11-27). They start first, so that no worker
- * is left running one of them alone at the end of the run while the other idles.
+ * browser), longest first, as measured on the 2-core machine (fresh clone, 2026-11-27; the first
+ * two swapped at stop 28, when web-app's every-page checks began to run at the same time). They
+ * start first, so that no worker is left running one of them alone at the end of the run while
+ * the other idles.
  */
 export const LONGEST_FILES = [
-  'web/test/web-app.test.ts',
   'services/api/test/contract-fuzz.test.ts',
+  'web/test/web-app.test.ts',
   'services/cli/test/weft-up-supervision.test.ts',
   'services/cli/test/weft-up.test.ts',
   'services/cli/test/backup-restore.test.ts',

@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { PRELOADED_WORKFLOW_MODULES, WORKFLOWS_PATH } from '@weft/temporal/bundle';
+import { storeBundle } from './bundle-cache';
 
 /**
  * Prebuilds the workflow bundle into a file (`node --import tsx build-bundle.ts <out.js>`), so the
@@ -16,3 +17,7 @@ const { code } = await bundleWorkflowCode({
 });
 await mkdir(path.dirname(path.resolve(out)), { recursive: true });
 await writeFile(out, code);
+// For the next start (bundle-cache.ts): a cache that cannot be written only costs the next build.
+await storeBundle(code).catch((error: unknown) =>
+  console.warn(`workflow bundle not cached: ${String(error)}`),
+);

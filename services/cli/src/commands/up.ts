@@ -6,6 +6,7 @@ import { redactText } from '@weft/telemetry/redact';
 import { PLAINTEXT_TEMPORAL_ENV, temporalConnectionOptions } from '@weft/temporal/connection';
 import { type RunningDevServer, resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
 import { setupTemporalNamespace } from '@weft/temporal/namespace-setup';
+import { reuseCachedBundle } from '@weft/worker/bundle-cache';
 import { runStep, spawnService, waitForHttp } from '../children';
 import { checkKeyRingOf, moveInlineSecretsOf, openDatabase } from '../database';
 import { checkPortsFree, describeDataDirError, prepareDataDir, type WantedPort } from '../preflight';
@@ -180,7 +181,10 @@ export async function upCommand(options: { temporal: 'dev' | 'cluster' }): Promi
 
     await ensureWebBuild(PROJECT_ROOT, log);
     const bundlePath = dataPath(env, 'workflow-bundle.js');
-    await runStep(path.join(PROJECT_ROOT, 'services/worker/src/build-bundle.ts'), [bundlePath]);
+    // Built with webpack, unless the workflow code is the same as at the last build (bundle-cache.ts).
+    if (!(await reuseCachedBundle(bundlePath).catch(() => false))) {
+      await runStep(path.join(PROJECT_ROOT, 'services/worker/src/build-bundle.ts'), [bundlePath]);
+    }
     const serviceEnv = {
       WORKFLOW_BUNDLE_PATH: bundlePath,
       DATABASE_URL: database.appUrl,
