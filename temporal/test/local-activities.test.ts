@@ -19,13 +19,13 @@ async function api(method: string, path: string, body?: unknown) {
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
-async function runHttp(config: Record<string, unknown>) {
+async function runHttp(config: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   const created = await api('POST', '/workflows', {
     name: `local ${Math.random()}`,
     trigger_type: 'manual',
     status: 'active',
     nodes: [
-      { id: 'call', type: 'action.http_request', config: { method: 'GET', ...config } },
+      { id: 'call', type: 'action.http_request', config: { method: 'GET', ...config }, ...extra },
       {
         id: 'shape',
         type: 'action.transform',
@@ -38,7 +38,10 @@ async function runHttp(config: Record<string, unknown>) {
   const started = await api('POST', `/workflows/${created.body.id}/execute`, { input: {} });
   expect(started.status, JSON.stringify(started.body)).toBe(202);
   const execution = await h.waitForExecution(org.key, started.body.execution_id);
-  const history = await h.client.workflow.getHandle(`exec-${execution.id}`).fetchHistory();
+  // The record turns terminal before the workflow task that wrote it completes: wait for the run.
+  const handle = h.client.workflow.getHandle(`exec-${execution.id}`);
+  await handle.result();
+  const history = await handle.fetchHistory();
   // Each event carries the attributes of its type only: `markerRecordedEventAttributes`, …
   const types = (history.events ?? []).flatMap((e) =>
     Object.keys(e).filter((k) => k.endsWith('EventAttributes') && e[k as keyof typeof e]),
@@ -76,6 +79,30 @@ describe('HTTP requests as local activities', () => {
     expect(shape.output.path).toBe('/short');
     // The step shows how long the call took, although workflow time stands still inside one task.
     expect(call.duration_ms).toBeGreaterThanOrEqual(LATENCY_MS);
+  });
+
+  it("a failed call's answer reaches its step as a regular activity's does", async () => {
+    server.failing.add('/refused');
+    try {
+      const errors = [];
+      for (const timeout_ms of [undefined, 120_000]) {
+        const { execution } = await runHttp(
+          { url: `${server.baseUrl}/refused`, ...(timeout_ms ? { timeout_ms } : {}) },
+          { on_failure: 'continue' },
+        );
+        expect(execution.status).toBe('partial');
+        const call = execution.steps.find((s: any) => s.node_id === 'call');
+        expect(call.status).toBe('failed');
+        errors.push(call.error);
+      }
+      const [local, regular] = errors;
+      expect(regular.details?.body).toEqual({ error: 'not yet' });
+      expect(local.code).toBe(regular.code);
+      expect(local.details?.status).toBe(400);
+      expect(local.details?.body).toEqual(regular.details.body);
+    } finally {
+      server.failing.delete('/refused');
+    }
   });
 
   it('a request allowed more than 30 s stays a regular, heartbeating activity', async () => {

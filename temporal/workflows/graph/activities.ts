@@ -7,7 +7,7 @@ export const local = proxyLocalActivities<Activities>({
   retry: { initialInterval: '200 ms', maximumInterval: '10 seconds', maximumAttempts: 20 },
 });
 
-const SIDE_EFFECT_RETRY = {
+export const SIDE_EFFECT_RETRY = {
   initialInterval: '1 second',
   backoffCoefficient: 2,
   maximumInterval: '1 minute',

@@ -1,7 +1,7 @@
-import { patched } from '@temporalio/workflow';
+import { ApplicationFailure, patched } from '@temporalio/workflow';
 import type { GraphNode } from '@weft/graph/runtime';
 import { activityTraitsOf, type WorkflowNodeType } from '@weft/nodes/runtime';
-import { blocking, localSideEffect, sideEffects } from './activities';
+import { blocking, localSideEffect, SIDE_EFFECT_RETRY, sideEffects } from './activities';
 import type { GraphRun, LoopScope } from './state';
 
 /** The generic `runNode` activity; histories recorded before it called one activity per node type. */
@@ -29,14 +29,7 @@ export async function runSideEffect(
         ? { trigger: run.outgoingPayload }
         : undefined;
   if (patched(GENERIC_NODE_ACTIVITY)) {
-    const localUpToMs = traits.localUpToMs?.(config);
-    const proxy =
-      localUpToMs !== undefined && patched(LOCAL_SHORT_CALLS)
-        ? localSideEffect(localUpToMs)
-        : traits.activity === 'blocking'
-          ? blocking
-          : sideEffects;
-    return proxy.runNode({
+    const args = {
       organizationId: execution.organizationId,
       executionId: execution.executionId,
       nodeId: node.id,
@@ -49,7 +42,26 @@ export async function runSideEffect(
       stepKey,
       ...(input ? { input } : {}),
       ...run.inlineLimit(),
-    });
+    };
+    const localUpToMs = traits.localUpToMs?.(config);
+    if (localUpToMs !== undefined && patched(LOCAL_SHORT_CALLS)) {
+      const result = await localSideEffect(localUpToMs).runNodeLocally({
+        ...args,
+        maximumAttempts: SIDE_EFFECT_RETRY.maximumAttempts,
+      });
+      if ('output' in result) return result.output;
+      // The failure as a regular activity's would reach the interpreter (stepErrorOf reads the cause).
+      const { message, type, details } = result.failed;
+      throw new Error(message, {
+        cause: ApplicationFailure.create({
+          message,
+          type,
+          nonRetryable: true,
+          details: details === undefined ? [] : [details],
+        }),
+      });
+    }
+    return (traits.activity === 'blocking' ? blocking : sideEffects).runNode(args);
   }
   return runBeforeGenericActivity(run, node, config, stepKey, input);
 }
