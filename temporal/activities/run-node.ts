@@ -33,6 +33,9 @@ export function createNodeActivities(deps: ActivityDeps) {
       } catch (error) {
         const last = Context.current().info.attempt >= args.maximumAttempts;
         if (!(error instanceof ApplicationFailure) || !(error.nonRetryable || last)) throw error;
+        // The line the SDK writes for a failed activity (with the failure's details, redacted by
+        // the logger), which it no longer writes for a failure answered as a value.
+        Context.current().log.warn('Activity failed', { error });
         return {
           failed: {
             message: error.message,
