@@ -144,6 +144,9 @@ export async function createEngineHarness(
     chatGatewayContentBaseUrl?: string;
     /** MCP_CALL_TIMEOUT (seconds) of the harness's API. */
     mcpCallTimeout?: number;
+    /** WORKER_WORKFLOW_THREADS and WORKER_STACK_TRACES of the harness's worker (defaults: 0, off). */
+    workflowThreads?: number;
+    stackTraces?: boolean;
     /** More of the API's environment (a low HOOK_RATE_LIMIT, a captcha with a local verify URL). */
     apiEnv?: Partial<Parameters<typeof createApp>[0]['env']>;
   } = {},
@@ -213,6 +216,8 @@ export async function createEngineHarness(
       chatGatewayBaseUrl: options.chatGatewayBaseUrl,
       chatGatewayContentBaseUrl: options.chatGatewayContentBaseUrl,
       siteUrl: 'http://localhost:3000',
+      workflowThreads: options.workflowThreads,
+      stackTraces: options.stackTraces,
     });
     const done = worker.run();
     running = {
