@@ -1,8 +1,11 @@
 import { ApplicationFailure, patched } from '@temporalio/workflow';
 import type { GraphNode } from '@weft/graph/runtime';
 import { activityTraitsOf, type WorkflowNodeType } from '@weft/nodes/runtime';
+import type { Activities } from '../../activities';
 import { blocking, localSideEffect, SIDE_EFFECT_RETRY, sideEffects } from './activities';
 import type { GraphRun, LoopScope } from './state';
+
+type RunNodeArgs = Parameters<Activities['runNode']>[0];
 
 /** The generic `runNode` activity; histories recorded before it called one activity per node type. */
 const GENERIC_NODE_ACTIVITY = 'generic-node-activity';
@@ -44,26 +47,32 @@ export async function runSideEffect(
       ...run.inlineLimit(),
     };
     const localUpToMs = traits.localUpToMs?.(config);
-    if (localUpToMs !== undefined && patched(LOCAL_SHORT_CALLS)) {
-      const result = await localSideEffect(localUpToMs).runNodeLocally({
-        ...args,
-        maximumAttempts: SIDE_EFFECT_RETRY.maximumAttempts,
-      });
-      if ('output' in result) return result.output;
-      // The failure as a regular activity's would reach the interpreter (stepErrorOf reads the cause).
-      const { message, type, details } = result.failed;
-      throw new Error(message, {
-        cause: ApplicationFailure.create({
-          message,
-          type,
-          nonRetryable: true,
-          details: details === undefined ? [] : [details],
-        }),
-      });
-    }
+    if (localUpToMs !== undefined && patched(LOCAL_SHORT_CALLS)) return runLocally(localUpToMs, args);
     return (traits.activity === 'blocking' ? blocking : sideEffects).runNode(args);
   }
   return runBeforeGenericActivity(run, node, config, stepKey, input);
+}
+
+/**
+ * `runNode` as a local activity. A failure that ended the step comes back as a value (its details
+ * survive that way); it is thrown here as a regular activity's failure would reach the interpreter
+ * (stepErrorOf reads the cause).
+ */
+async function runLocally(localUpToMs: number, args: RunNodeArgs): Promise<unknown> {
+  const result = await localSideEffect(localUpToMs).runNodeLocally({
+    ...args,
+    maximumAttempts: SIDE_EFFECT_RETRY.maximumAttempts,
+  });
+  if ('output' in result) return result.output;
+  const { message, type, details } = result.failed;
+  throw new Error(message, {
+    cause: ApplicationFailure.create({
+      message,
+      type,
+      nonRetryable: true,
+      details: details === undefined ? [] : [details],
+    }),
+  });
 }
 
 /** The per-type activity calls of histories recorded before `runNode` (same commands, same order). */
