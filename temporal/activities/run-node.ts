@@ -1,16 +1,9 @@
-import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps';
 import { createLegacyNodeActivities } from './legacy-node-activities';
 import { runNodeOnStoredOutputs } from './run-on-stored-outputs';
 import { type RunNodeArgs, runRegistered } from './run-registered';
 
 export { DEFAULT_OUTPUT_INLINE_LIMIT_BYTES, type RunNodeArgs, withHeartbeat } from './run-registered';
-
-/** What `runNodeLocally` answers: the node's output, or the failure that ended its step. */
-export type LocalRunResult =
-  | { output: unknown }
-  | { failed: { message: string; type: string; details?: unknown } };
 
 /**
  * Activities that run node types from the registry: one generic entry point, the stored-output
@@ -20,31 +13,6 @@ export function createNodeActivities(deps: ActivityDeps) {
   return {
     /** Any node type that runs in an activity: the runner comes from the registry. */
     runNode: (args: RunNodeArgs) => runRegistered(deps, args),
-
-    /**
-     * `runNode` as a local activity (ActivityNodeTraits.localUpToMs). Temporal hands a local
-     * activity's failure back without its details (the test saw a failed HTTP call's answer
-     * arrive empty), so a failure that ends the step (final, or on the last attempt) comes back
-     * as a value, which the workflow turns into that failure; earlier attempts throw and retry.
-     */
-    runNodeLocally: async (args: RunNodeArgs & { maximumAttempts: number }): Promise<LocalRunResult> => {
-      try {
-        return { output: await runRegistered(deps, args) };
-      } catch (error) {
-        const last = Context.current().info.attempt >= args.maximumAttempts;
-        if (!(error instanceof ApplicationFailure) || !(error.nonRetryable || last)) throw error;
-        // The line the SDK writes for a failed activity (with the failure's details, redacted by
-        // the logger), which it no longer writes for a failure answered as a value.
-        Context.current().log.warn('Activity failed', { error });
-        return {
-          failed: {
-            message: error.message,
-            type: error.type ?? 'error',
-            ...(error.details?.[0] === undefined ? {} : { details: error.details[0] }),
-          },
-        };
-      }
-    },
 
     /**
      * A node that reads a stored (large) output: the references are resolved, the config rendered

@@ -110,12 +110,6 @@ export interface ActivityNodeTraits {
   activity: 'heartbeat' | 'blocking';
   /** What upstream data the runner gets: none, the trigger payload, or every output and the loop item. */
   reads: 'nothing' | 'trigger' | 'upstream';
-  /**
-   * For short, retry-safe calls: the longest this call may take (ms, from its rendered config) when
-   * it runs as a local activity, in the worker that holds the workflow task, with no task-queue
-   * round trip before and after it; undefined runs it as a regular activity.
-   */
-  localUpToMs?: (config: Record<string, unknown>) => number | undefined;
 }
 
 interface CommonTraits {
@@ -175,7 +169,6 @@ export function activityTraitsOf(node: WorkflowNodeType): ActivityNodeTraits {
   return {
     activity: node.activity ?? DEFAULT_ACTIVITY_TRAITS.activity,
     reads: node.reads ?? DEFAULT_ACTIVITY_TRAITS.reads,
-    ...(node.localUpToMs ? { localUpToMs: node.localUpToMs } : {}),
   };
 }
 

@@ -7,7 +7,7 @@ export const local = proxyLocalActivities<Activities>({
   retry: { initialInterval: '200 ms', maximumInterval: '10 seconds', maximumAttempts: 20 },
 });
 
-export const SIDE_EFFECT_RETRY = {
+const SIDE_EFFECT_RETRY = {
   initialInterval: '1 second',
   backoffCoefficient: 2,
   maximumInterval: '1 minute',
@@ -23,20 +23,6 @@ export const sideEffects = proxyActivities<Activities>({
   heartbeatTimeout: '10 seconds',
   retry: SIDE_EFFECT_RETRY,
 });
-
-/**
- * A short side effect as a local activity (ActivityNodeTraits.localUpToMs): it runs in the worker
- * holding the workflow task, so neither its start nor its result waits for a task-queue round trip.
- * Retried like `sideEffects` (the SDK backs off locally, or with a timer past a minute); a worker
- * that dies mid-call loses its workflow task, and the next worker runs the call again, as a
- * regular activity's retry would. Its deadline leaves room for connecting and storing the output.
- */
-export function localSideEffect(callTimeoutMs: number) {
-  return proxyLocalActivities<Activities>({
-    startToCloseTimeout: callTimeoutMs + 10_000,
-    retry: SIDE_EFFECT_RETRY,
-  });
-}
 
 /** The code sandbox blocks its thread while user code runs (up to 30 s), so it cannot heartbeat. */
 export const blocking = proxyActivities<Activities>({

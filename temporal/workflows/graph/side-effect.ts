@@ -1,16 +1,11 @@
-import { ApplicationFailure, patched } from '@temporalio/workflow';
+import { patched } from '@temporalio/workflow';
 import type { GraphNode } from '@weft/graph/runtime';
 import { activityTraitsOf, type WorkflowNodeType } from '@weft/nodes/runtime';
-import type { Activities } from '../../activities';
-import { blocking, localSideEffect, SIDE_EFFECT_RETRY, sideEffects } from './activities';
+import { blocking, sideEffects } from './activities';
 import type { GraphRun, LoopScope } from './state';
-
-type RunNodeArgs = Parameters<Activities['runNode']>[0];
 
 /** The generic `runNode` activity; histories recorded before it called one activity per node type. */
 const GENERIC_NODE_ACTIVITY = 'generic-node-activity';
-/** Short calls as local activities (ActivityNodeTraits.localUpToMs); earlier histories scheduled activities. */
-const LOCAL_SHORT_CALLS = 'local-short-calls';
 
 /** A node type that runs in an activity: its runner is looked up in the registry by the worker. */
 export async function runSideEffect(
@@ -46,33 +41,9 @@ export async function runSideEffect(
       ...(input ? { input } : {}),
       ...run.inlineLimit(),
     };
-    const localUpToMs = traits.localUpToMs?.(config);
-    if (localUpToMs !== undefined && patched(LOCAL_SHORT_CALLS)) return runLocally(localUpToMs, args);
     return (traits.activity === 'blocking' ? blocking : sideEffects).runNode(args);
   }
   return runBeforeGenericActivity(run, node, config, stepKey, input);
-}
-
-/**
- * `runNode` as a local activity. A failure that ended the step comes back as a value (its details
- * survive that way); it is thrown here as a regular activity's failure would reach the interpreter
- * (stepErrorOf reads the cause).
- */
-async function runLocally(localUpToMs: number, args: RunNodeArgs): Promise<unknown> {
-  const result = await localSideEffect(localUpToMs).runNodeLocally({
-    ...args,
-    maximumAttempts: SIDE_EFFECT_RETRY.maximumAttempts,
-  });
-  if ('output' in result) return result.output;
-  const { message, type, details } = result.failed;
-  throw new Error(message, {
-    cause: ApplicationFailure.create({
-      message,
-      type,
-      nonRetryable: true,
-      details: details === undefined ? [] : [details],
-    }),
-  });
 }
 
 /** The per-type activity calls of histories recorded before `runNode` (same commands, same order). */

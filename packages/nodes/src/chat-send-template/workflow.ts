@@ -1,14 +1,8 @@
-import { CHAT_SEND_LOCAL_UP_TO_MS } from '../shared/chat/timeouts';
 import { defineWorkflowNode } from '../workflow-node';
 
-/**
- * action.chat.send_template runs in an activity; its recipient is a phone number, stored masked. It runs as a
- * local activity: the message outbox makes a repeat after a crash safe (a claimed send whose outcome
- * is unknown is never sent again), as it does for a regular activity's retry.
- */
+/** action.chat.send_template runs in an activity; its recipient is a phone number, stored masked. */
 export const chatSendTemplateWorkflow = defineWorkflowNode({
   type: 'action.chat.send_template',
   runsIn: 'activity',
   maskedFields: ['to'],
-  localUpToMs: () => CHAT_SEND_LOCAL_UP_TO_MS,
 });
