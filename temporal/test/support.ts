@@ -299,7 +299,7 @@ export async function createStack(
   };
 }
 
-/** temporal.api.enums.v1.EventType names (@temporalio/proto is not a dependency of this package). */
+/** temporal.api.enums.v1.EventType names, short, for failure messages. */
 const EVENT_NAMES: Record<number, string> = {
   1: 'WorkflowStarted',
   2: 'WorkflowCompleted',

@@ -72,6 +72,11 @@ export interface WorkflowNodeContext {
   pause(during: () => Promise<void>): Promise<void>;
   /** A durable timer. */
   sleep(ms: number): Promise<void>;
+  /**
+   * Writes the steps recorded so far (a local activity: no trip to the Temporal server) and ends
+   * the workflow activation. A long loop calls it every few hundred iterations.
+   */
+  checkpoint(): Promise<void>;
   /** Resolves true as soon as `test` holds, false once `timeoutMs` passed. */
   waitUntil(test: () => boolean, timeoutMs: number): Promise<boolean>;
   /** The events signalled to this execution so far (wait_for_event looks for its own). */

@@ -10,6 +10,7 @@ import type {
 export type ContextCall =
   | { call: 'pause' }
   | { call: 'sleep'; ms: number }
+  | { call: 'checkpoint' }
   | { call: 'waitUntil'; timeoutMs: number }
   | { call: 'walk'; item: unknown; index: number; count: number }
   | { call: 'prepare'; workflowId: string; payload: unknown }
@@ -45,6 +46,9 @@ export function fakeWorkflowContext(
     },
     async sleep(ms) {
       calls.push({ call: 'sleep', ms });
+    },
+    async checkpoint() {
+      calls.push({ call: 'checkpoint' });
     },
     async waitUntil(test, timeoutMs) {
       calls.push({ call: 'waitUntil', timeoutMs });

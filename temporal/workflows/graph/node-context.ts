@@ -45,6 +45,7 @@ export function nodeContext(
     liveInputs: () => Object.fromEntries(place.liveInputs.map((id) => [id, place.outputs[id] ?? null])),
     pause: (during) => run.pauseWithStatus(node, place.iteration, config, during),
     sleep: (ms) => sleep(ms),
+    checkpoint: () => run.checkpoint(),
     waitUntil: (test, timeoutMs) => condition(test, timeoutMs),
     receivedEvents: run.receivedEvents,
     failure: (message, code) => ApplicationFailure.nonRetryable(message, code),

@@ -1,4 +1,4 @@
-import { workflowInfo } from '@temporalio/workflow';
+import { patched, sleep, workflowInfo } from '@temporalio/workflow';
 import {
   containsStoredOutput,
   type ExpressionScope,
@@ -19,6 +19,9 @@ import type {
 } from '../../shared';
 import { StepReporter } from './progress';
 import { Workbench } from './workbench';
+
+/** A loop's checkpoint reports its steps instead of sleeping 1 ms (GraphRun.checkpoint). */
+const LOOP_CHECKPOINT_BY_REPORT = 'loop-checkpoint-by-report';
 
 /** History size after which activity outputs always go to PostgreSQL (Temporal's limit is 50 MB). */
 const HISTORY_INLINE_BUDGET_BYTES = 10 * 1024 * 1024;
@@ -126,6 +129,15 @@ export class GraphRun {
    */
   async reportBeforeSlowStep(): Promise<void> {
     if (this.reportsBeforeSlowSteps && this.progress.pending) await this.report();
+  }
+
+  /**
+   * Ends the workflow activation mid-loop, showing the steps recorded so far (WorkflowNodeContext).
+   * Histories recorded before the patch slept 1 ms there instead.
+   */
+  async checkpoint(): Promise<void> {
+    if (patched(LOOP_CHECKPOINT_BY_REPORT)) await this.report();
+    else await sleep(1);
   }
 
   /** Writes the unreported steps with the current status. */

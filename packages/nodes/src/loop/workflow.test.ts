@@ -32,13 +32,13 @@ describe('action.loop in workflow code', () => {
     expect(result.output).toEqual({ count: 5, results: [1, 2, 3, 4, 5] });
   });
 
-  it('ends the activation every 200 iterations with a 1 ms timer', async () => {
+  it('checkpoints after every 200th iteration, and never waits on a timer', async () => {
     const ctx = fakeWorkflowContext();
-    await loopWorkflow.execute(config(Array.from({ length: 400 }, (_, i) => i)), ctx);
-    expect(ctx.calls.filter((c) => c.call === 'sleep')).toEqual([
-      { call: 'sleep', ms: 1 },
-      { call: 'sleep', ms: 1 },
-    ]);
+    await loopWorkflow.execute(config(Array.from({ length: 401 }, (_, i) => i)), ctx);
+    const calls = ctx.calls.map((c) => (c.call === 'walk' ? c.index : c.call));
+    expect(calls.filter((c) => typeof c === 'string')).toEqual(['checkpoint', 'checkpoint']);
+    expect(calls.indexOf('checkpoint')).toBe(200);
+    expect(calls.lastIndexOf('checkpoint')).toBe(401);
   });
 
   it('fails for good on items that are not an array, or more than max_items', async () => {
