@@ -65,7 +65,7 @@ export default defineConfig({
     sequence: { sequencer: LongestFirstSequencer },
     // Console output (service logs included, see quiet-tests.ts) is printed for failing tests only.
     silent: 'passed-only',
-    reporters: ['default', './scripts/vitest-summary-reporter.ts'],
+    reporters: ['default', './scripts/vitest-summary-reporter.ts', './scripts/vitest-timeline-reporter.ts'],
     projects: [
       {
         extends: true,

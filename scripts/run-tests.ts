@@ -1,6 +1,7 @@
 /**
- * The test runs of `./weft test` (after the web app's checks, which sync the files the web build
- * reads): lint and typecheck alongside (they write nothing; their output is printed at the end), every vitest
+ * The test runs of `./weft test` (after `svelte-kit sync`, which writes the files the web build and
+ * svelte-check read): lint and typecheck (tsc and svelte-check) alongside (they write nothing; their
+ * output is printed at the end), every vitest
  * suite (arguments are passed on to it as filters) and, on an unfiltered run, alongside them, the
  * engine's end-to-end cases on the production Temporal path (vitest.cluster.config.ts). temporal-server is
  * built from the Go module proxy; scripts/setup.sh starts that build in the background at the
@@ -14,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureWebBuild } from '../services/cli/src/web-build';
 import { ensureClusterBinaries, TEMPORAL_SERVER_VERSION } from '../temporal/cluster';
 import { scanTestLogs } from './scan-logs-for-secrets';
 
@@ -48,8 +50,9 @@ process.env.WEFT_TEST_LOG_DIR = testLogs;
 console.log(`service logs of this run: ${path.relative(root, testLogs)}/ (a failing test prints its own)`);
 
 /**
- * Lint and typecheck (`pnpm run check:code`), run alongside the tests: they only read, and most of
- * a test run's first minute is spent waiting on servers to start. Resolves to their exit status.
+ * Lint and typecheck (`pnpm run check:code`: Biome, Prettier, tsc and svelte-check), run alongside
+ * the tests: they only read, and most of a test run's first minute is spent waiting on servers to
+ * start. Resolves to their exit status.
  */
 function codeChecks(): Promise<number | null> {
   mkdirSync(testLogs, { recursive: true });
@@ -133,6 +136,10 @@ async function clusterRun(log: string): Promise<number | null> {
 
 const filters = process.argv.slice(2);
 if (filters.length > 0) await finish(await vitest(filters, 'inherit'));
+
+// Unfiltered: the web app builds while vitest starts its servers; the browser tests' set-up waits
+// for this build (a failure there is theirs to report).
+ensureWebBuild(root, (line) => console.log(`[web] ${line}`)).catch(() => {});
 
 // Unfiltered: the cluster step runs alongside the main suites instead of after them (most of
 // either is waiting on servers, so the two share the cores well); its output follows theirs.

@@ -329,6 +329,8 @@ export const CliEnv = ApiEnvObject.extend({
   WEFT_PROCESS_LAYOUT: z.enum(['combined', 'split']).default('combined'),
   /** V8 old-space cap (MB) of each isolate of the services `weft up` starts; 0 = Node's default. */
   WEFT_SERVICE_HEAP_MB: z.coerce.number().int().min(0).default(256),
+  /** How long `weft up` waits before restarting a crashed process the first time (doubling after). */
+  WEFT_RESTART_DELAY_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
 }).superRefine(checkTemporalConnection);
 export type CliEnv = z.infer<typeof CliEnv>;
 

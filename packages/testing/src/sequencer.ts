@@ -3,32 +3,35 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The files that take minutes (each runs a whole `weft up` stack, real service processes or a
- * browser), longest first, as measured on the 2-core machine (fresh clone, 2026-11-27; the first
- * two swapped at stop 28, when web-app's every-page checks began to run at the same time). They
+ * browser), longest first, as measured on the 2-core machine (`.data/test-logs/timeline.tsv` of a
+ * full run, 2026-11-27, after the 10,000-item loop stopped waiting on timers). They
  * start first, so that no worker is left running one of them alone at the end of the run while
  * the other idles.
  */
 export const LONGEST_FILES = [
   'services/api/test/contract-fuzz.test.ts',
   'web/test/web-app.test.ts',
-  'services/cli/test/weft-up-supervision.test.ts',
   'services/cli/test/weft-up.test.ts',
-  'services/cli/test/backup-restore.test.ts',
-  'temporal/test/engine.test.ts',
+  'services/cli/test/weft-up-supervision.test.ts',
   'web/test/editor.test.ts',
   'web/test/editor-fixes.test.ts',
   'temporal/test/durability.test.ts',
-  'temporal/test/durability-agent.test.ts',
-  'web/test/build-loop.test.ts',
+  'services/cli/test/backup-restore.test.ts',
   'services/cli/test/deployment.test.ts',
-  'services/cli/test/admin-commands.test.ts',
-  'temporal/test/durability-chat.test.ts',
-  'services/cli/test/keys.test.ts',
+  'web/test/build-loop.test.ts',
   'web/test/workbench.test.ts',
+  'temporal/test/durability-agent.test.ts',
+  'web/test/approvals.test.ts',
+  'services/cli/test/keys.test.ts',
+  'temporal/test/durability-chat.test.ts',
+  'services/cli/test/admin-commands.test.ts',
+  'web/test/tool-trigger.test.ts',
+  'web/test/hosted-form.test.ts',
   'services/api/test/client-generators.test.ts',
+  'web/test/agent-step.test.ts',
   'services/cli/test/weft-up-startup.test.ts',
-  'temporal/test/durability-combined.test.ts',
   'temporal/test/templates-e2e.test.ts',
+  'temporal/test/durability-combined.test.ts',
 ];
 
 /**

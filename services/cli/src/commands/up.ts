@@ -13,7 +13,7 @@ import { checkPortsFree, describeDataDirError, prepareDataDir, type WantedPort }
 import { layoutServices } from '../process-layout';
 import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
 import { acquireRunState, type RunStateHandle } from '../run-state';
-import { type Supervised, supervise } from '../supervisor';
+import { DEFAULT_RESTART_POLICY, type Supervised, supervise } from '../supervisor';
 import { ensureWebBuild } from '../web-build';
 import { startLocalCluster } from './up-cluster';
 
@@ -213,6 +213,7 @@ export async function upCommand(options: { temporal: 'dev' | 'cluster' }): Promi
           log(line);
           void shutdown(1);
         },
+        policy: { ...DEFAULT_RESTART_POLICY, firstDelayMs: env.WEFT_RESTART_DELAY_MS },
       });
       services.push(supervised);
       cleanups.push(() => supervised.stop());
