@@ -1,18 +1,60 @@
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import type { ActivityDeps } from './deps';
 import { createLegacyNodeActivities } from './legacy-node-activities';
+import { LocalCallGate } from './local-call-gate';
 import { runNodeOnStoredOutputs } from './run-on-stored-outputs';
 import { type RunNodeArgs, runRegistered } from './run-registered';
 
 export { DEFAULT_OUTPUT_INLINE_LIMIT_BYTES, type RunNodeArgs, withHeartbeat } from './run-registered';
 
 /**
+ * What `runNodeLocally` answers: the node's output, the failure that ended its step, or `deferred`
+ * when the worker already runs as many local calls as it allows (local-call-gate.ts).
+ */
+export type LocalRunResult =
+  | { output: unknown }
+  | { failed: { message: string; type: string; details?: unknown } }
+  | { deferred: true };
+
+/**
  * Activities that run node types from the registry: one generic entry point, the stored-output
  * path, and the names histories recorded before the generic one.
  */
 export function createNodeActivities(deps: ActivityDeps) {
+  const localCalls = new LocalCallGate();
   return {
     /** Any node type that runs in an activity: the runner comes from the registry. */
     runNode: (args: RunNodeArgs) => runRegistered(deps, args),
+
+    /**
+     * The first attempt of a short call (ActivityNodeTraits.localUpToMs) as a local activity,
+     * when the gate has a place for it. Temporal hands a local activity's failure back without its
+     * details (a failed HTTP call's answer would arrive empty), so a failure that ends the step
+     * comes back as a value, which the workflow turns into that failure. A failure worth another
+     * attempt is thrown: the workflow then runs the call as a regular activity.
+     */
+    runNodeLocally: async (args: RunNodeArgs): Promise<LocalRunResult> => {
+      const leave = localCalls.tryEnter(args.organizationId);
+      if (!leave) return { deferred: true };
+      try {
+        return { output: await runRegistered(deps, args) };
+      } catch (error) {
+        if (!(error instanceof ApplicationFailure) || !error.nonRetryable) throw error;
+        // The line the SDK writes for a failed activity (with the failure's details, redacted by
+        // the logger), which it does not write for a failure answered as a value.
+        Context.current().log.warn('Activity failed', { error });
+        return {
+          failed: {
+            message: error.message,
+            type: error.type ?? 'error',
+            ...(error.details?.[0] === undefined ? {} : { details: error.details[0] }),
+          },
+        };
+      } finally {
+        leave();
+      }
+    },
 
     /**
      * A node that reads a stored (large) output: the references are resolved, the config rendered

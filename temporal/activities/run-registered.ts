@@ -27,9 +27,14 @@ export interface RunNodeArgs {
   inlineLimitBytes?: number;
 }
 
-/** Heartbeats every 2 s while `work` runs, so Temporal notices a dead worker within its heartbeat timeout. */
+/**
+ * Heartbeats every 2 s while `work` runs, so Temporal notices a dead worker within its heartbeat
+ * timeout. A local activity has no heartbeat (Temporal refuses it): its worker holds the workflow
+ * task, whose loss Temporal notices instead.
+ */
 export async function withHeartbeat<T>(work: () => Promise<T>): Promise<T> {
   const context = Context.current();
+  if (context.info.isLocal) return work();
   const timer = setInterval(() => context.heartbeat(), 2000);
   try {
     return await work();

@@ -115,6 +115,13 @@ export interface ActivityNodeTraits {
   activity: 'heartbeat' | 'blocking';
   /** What upstream data the runner gets: none, the trigger payload, or every output and the loop item. */
   reads: 'nothing' | 'trigger' | 'upstream';
+  /**
+   * For short, retry-safe calls: the longest this call may take (ms, from its rendered config) when
+   * its first attempt runs as a local activity, in the worker that holds the workflow task, with no
+   * task-queue round trip before and after it (when the worker has a place for it: its retries and
+   * the calls past its caps are regular activities); undefined runs it as a regular activity.
+   */
+  localUpToMs?: (config: Record<string, unknown>) => number | undefined;
 }
 
 interface CommonTraits {
@@ -174,6 +181,7 @@ export function activityTraitsOf(node: WorkflowNodeType): ActivityNodeTraits {
   return {
     activity: node.activity ?? DEFAULT_ACTIVITY_TRAITS.activity,
     reads: node.reads ?? DEFAULT_ACTIVITY_TRAITS.reads,
+    ...(node.localUpToMs ? { localUpToMs: node.localUpToMs } : {}),
   };
 }
 

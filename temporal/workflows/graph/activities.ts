@@ -24,6 +24,20 @@ export const sideEffects = proxyActivities<Activities>({
   retry: SIDE_EFFECT_RETRY,
 });
 
+/**
+ * The first attempt of a short side effect as a local activity (ActivityNodeTraits.localUpToMs): it
+ * runs in the worker holding the workflow task, so neither its start nor its result waits for a
+ * task-queue round trip. One attempt only, so that no backoff holds the workflow task: a retry is
+ * a regular activity's (side-effect.ts). Its deadline leaves room for connecting and storing the
+ * output.
+ */
+export function localSideEffect(callTimeoutMs: number) {
+  return proxyLocalActivities<Activities>({
+    startToCloseTimeout: callTimeoutMs + 10_000,
+    retry: { maximumAttempts: 1 },
+  });
+}
+
 /** The code sandbox blocks its thread while user code runs (up to 30 s), so it cannot heartbeat. */
 export const blocking = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',

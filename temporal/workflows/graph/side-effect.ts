@@ -1,11 +1,19 @@
-import { patched } from '@temporalio/workflow';
+import { ApplicationFailure, isCancellation, patched } from '@temporalio/workflow';
 import type { GraphNode } from '@weft/graph/runtime';
 import { activityTraitsOf, type WorkflowNodeType } from '@weft/nodes/runtime';
-import { blocking, sideEffects } from './activities';
+import type { Activities } from '../../activities';
+import { blocking, localSideEffect, sideEffects } from './activities';
 import type { GraphRun, LoopScope } from './state';
+
+type RunNodeArgs = Parameters<Activities['runNode']>[0];
 
 /** The generic `runNode` activity; histories recorded before it called one activity per node type. */
 const GENERIC_NODE_ACTIVITY = 'generic-node-activity';
+/**
+ * A short call's first attempt as a local activity when the worker has a place for it
+ * (ActivityNodeTraits.localUpToMs); earlier histories scheduled activities only.
+ */
+const LOCAL_FIRST_CALLS = 'local-first-calls';
 
 /** A node type that runs in an activity: its runner is looked up in the registry by the worker. */
 export async function runSideEffect(
@@ -41,9 +49,46 @@ export async function runSideEffect(
       ...(input ? { input } : {}),
       ...run.inlineLimit(),
     };
-    return (traits.activity === 'blocking' ? blocking : sideEffects).runNode(args);
+    const regular = () => (traits.activity === 'blocking' ? blocking : sideEffects).runNode(args);
+    const localUpToMs = traits.localUpToMs?.(config);
+    if (localUpToMs !== undefined && patched(LOCAL_FIRST_CALLS))
+      return runLocally(localUpToMs, args, regular);
+    return regular();
   }
   return runBeforeGenericActivity(run, node, config, stepKey, input);
+}
+
+/**
+ * `runNode`'s first attempt as a local activity. A failure that ended the step comes back as a
+ * value (its details survive that way); it is thrown here as a regular activity's failure would
+ * reach the interpreter (stepErrorOf reads the cause). When the worker had no place for the call,
+ * or the attempt failed in a way worth retrying, the call is a regular activity from then on.
+ */
+async function runLocally(
+  localUpToMs: number,
+  args: RunNodeArgs,
+  regular: () => Promise<unknown>,
+): Promise<unknown> {
+  let result: Awaited<ReturnType<Activities['runNodeLocally']>>;
+  try {
+    result = await localSideEffect(localUpToMs).runNodeLocally(args);
+  } catch (error) {
+    // Only a failure worth another attempt is thrown (a final one comes back as a value), as the
+    // activity's own failure, not always wrapped in an ActivityFailure.
+    if (isCancellation(error)) throw error;
+    return regular();
+  }
+  if ('deferred' in result) return regular();
+  if ('output' in result) return result.output;
+  const { message, type, details } = result.failed;
+  throw new Error(message, {
+    cause: ApplicationFailure.create({
+      message,
+      type,
+      nonRetryable: true,
+      details: details === undefined ? [] : [details],
+    }),
+  });
 }
 
 /** The per-type activity calls of histories recorded before `runNode` (same commands, same order). */
