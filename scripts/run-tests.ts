@@ -15,6 +15,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isAlive } from '../services/cli/src/run-state';
 import { ensureWebBuild } from '../services/cli/src/web-build';
 import { ensureClusterBinaries, TEMPORAL_SERVER_VERSION } from '../temporal/cluster';
 import { scanTestLogs } from './scan-logs-for-secrets';
@@ -22,24 +23,15 @@ import { scanTestLogs } from './scan-logs-for-secrets';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const buildDir = path.join(root, '.tools', 'temporal-server');
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function waitForBackgroundBuild(): Promise<void> {
   const pidFile = path.join(buildDir, 'build.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8'));
-  if (!processAlive(pid)) return;
+  if (!isAlive(pid)) return;
   console.log(
     `[cluster] waiting for the background temporal-server ${TEMPORAL_SERVER_VERSION} build (log: ${path.join(buildDir, 'build.log')})`,
   );
-  while (processAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 2000));
+  while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 2000));
 }
 
 // Every test process's service log lines go under here (one file per test file; quiet-tests.ts),
@@ -62,7 +54,12 @@ function codeChecks(): Promise<number | null> {
     `[checks] lint and typecheck run alongside (output: ${path.relative(root, log)}, shown at the end)`,
   );
   return new Promise((resolve, reject) => {
-    const child = spawn('pnpm', ['run', '--silent', 'check:code'], { cwd: root, stdio: ['ignore', fd, fd] });
+    // Below the tests, as the cluster run is: they have all the run to finish, the tests' first
+    // minutes (the longest files, on a full machine) do not.
+    const child = spawn('nice', ['-n', '10', 'pnpm', 'run', '--silent', 'check:code'], {
+      cwd: root,
+      stdio: ['ignore', fd, fd],
+    });
     child.once('error', reject);
     child.once('exit', (code) => {
       closeSync(fd);

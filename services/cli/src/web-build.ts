@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isAlive } from './run-state';
 
 /** The newest modification time under `dir` (files only). */
 function newestMtime(dir: string): number {
@@ -44,15 +45,6 @@ export async function ensureWebBuild(projectRoot: string, log: (line: string) =>
   }
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** `web/.build-lock/` (mkdir is atomic) with the holder's pid; a dead holder's lock is taken over. */
 export async function takeBuildLock(projectRoot: string, log: (line: string) => void): Promise<() => void> {
   const lock = path.join(projectRoot, 'web', '.build-lock');
@@ -69,7 +61,7 @@ export async function takeBuildLock(projectRoot: string, log: (line: string) => 
     const holder = Number(existsSync(owner) ? readFileSync(owner, 'utf8') : Number.NaN);
     // No pid: the holder is between its mkdir and its write, or died there (then the lock is old).
     const dead = Number.isInteger(holder)
-      ? !processAlive(holder)
+      ? !isAlive(holder)
       : Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 10_000;
     if (dead) {
       rmSync(lock, { recursive: true, force: true });
