@@ -97,14 +97,15 @@ if [ "${1:-}" = "test" ] && [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium
 fi
 
 # The production Temporal server for the cluster test run (`./weft test` only): built from the Go
-# module proxy in the background, at low priority, while the other suites run; the cluster step
+# module proxy in the background, at the lowest priority (the install and the first tests come
+# first), while the other suites run; the cluster step
 # waits for it (scripts/run-tests.ts). No Go toolchain: that step says so and is skipped.
 if [ "${1:-}" = "test" ] && [ -z "${WEFT_SKIP_TEMPORAL_CLUSTER:-}" ] && command -v go >/dev/null 2>&1 \
    && ! scripts/build-temporal-server.sh --check 2>/dev/null; then
   mkdir -p .tools/temporal-server
   if ! { [ -f .tools/temporal-server/build.pid ] && kill -0 "$(cat .tools/temporal-server/build.pid)" 2>/dev/null; }; then
     echo "setup: building temporal-server in the background (log: .tools/temporal-server/build.log)" >&2
-    nohup nice -n 10 scripts/build-temporal-server.sh > .tools/temporal-server/build.log 2>&1 &
+    nohup nice -n 19 scripts/build-temporal-server.sh > .tools/temporal-server/build.log 2>&1 &
     echo $! > .tools/temporal-server/build.pid
   fi
 fi
