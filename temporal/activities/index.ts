@@ -20,7 +20,6 @@ import { createScheduleActivities } from './schedules';
 
 export { closeCodeSandbox } from '@weft/nodes/runners';
 export type { ActivityDeps } from './deps';
-export { WORKFLOW_TASK_SLOTS } from './local-call-gate';
 export { DEFAULT_OUTPUT_INLINE_LIMIT_BYTES } from './run-node';
 
 /** Activity factory: dependencies come in, activities come out (samples-typescript style). */

@@ -1,18 +1,12 @@
 /**
- * Workflow tasks a worker runs at once (the SDK's default is 40). Workflow code runs on one thread,
- * so more slots add no CPU work at once: they let tasks that wait (on a local call) wait side by side.
+ * How many chat sends run as local activities at once in one worker: in all, and per organization.
+ * A local call holds its workflow task slot until the provider answers (the SDK gives a worker 40),
+ * so one organization's slow provider could otherwise hold every slot and stall everybody's runs.
+ * The caps leave half the slots to runs that do not wait, and the fast lane to more than one
+ * organization. Past either cap a send goes back to the workflow, which runs it as a regular
+ * activity: the task queue's per-organization fairness then applies, and no slot waits on it.
  */
-export const WORKFLOW_TASK_SLOTS = 100;
-
-/**
- * How many calls to outside servers run as local activities at once in one worker: in all, and per
- * organization. A local call holds its workflow task slot until the server answers, so one
- * organization's slow server could otherwise hold every slot and stall everybody's runs. The caps
- * leave half the slots to runs that do not wait, and the fast lane to more than one organization.
- * Past either cap a call goes back to the workflow, which runs it as a regular activity: the task
- * queue's per-organization fairness then applies, and no workflow task slot waits on it.
- */
-export const LOCAL_CALL_LIMITS = { total: WORKFLOW_TASK_SLOTS / 2, perOrganization: 16 } as const;
+export const LOCAL_CALL_LIMITS = { total: 20, perOrganization: 8 } as const;
 
 export class LocalCallGate {
   private total = 0;

@@ -3,7 +3,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { exportWorkflowStackTraces } from '@weft/config';
 import type { Database } from '@weft/db';
 import { createOutboundHttpClient, createSecretBox } from '@weft/domain';
-import { createActivities, WORKFLOW_TASK_SLOTS } from '@weft/temporal/activities';
+import { createActivities } from '@weft/temporal/activities';
 import { PRELOADED_WORKFLOW_MODULES, WORKFLOWS_PATH } from '@weft/temporal/bundle';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import type { TemporalConnectionOptions } from '@weft/temporal/connection';
@@ -86,7 +86,6 @@ export async function createWorker(options: WorkerOptions) {
     }),
     dataConverter,
     sinks: createMetricsSinks(),
-    maxConcurrentWorkflowTaskExecutions: WORKFLOW_TASK_SLOTS,
     // Honoured though missing from the public WorkerOptions type (the SDK spreads options over its
     // defaults); our patch of @temporalio/worker makes 0 mean "no watchdog".
     ...({ isolateExecutionTimeout: options.isolateTimeoutMs ?? 0 } as object),
