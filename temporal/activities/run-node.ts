@@ -30,7 +30,7 @@ export function createNodeActivities(deps: ActivityDeps) {
     /**
      * The first attempt of a short call (ActivityNodeTraits.localUpToMs) as a local activity,
      * when the gate has a place for it. Temporal hands a local activity's failure back without its
-     * details (a failed HTTP call's answer would arrive empty), so a failure that ends the step
+     * details (a provider's refusal would arrive without them), so a failure that ends the step
      * comes back as a value, which the workflow turns into that failure. A failure worth another
      * attempt is thrown: the workflow then runs the call as a regular activity.
      */

@@ -120,13 +120,8 @@ describe('HTTP requests', () => {
 
 describe("one organization's slow calls and another organization", () => {
   it("50 calls held open by a slow server do not hold up another organization's run", async () => {
-    const { createServer } = await import('node:http');
-    const slow = createServer((_req, res) => {
-      setTimeout(() => res.end('{"late":true}'), 4_000);
-    });
-    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
-    const address = slow.address();
-    const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/slow`;
+    const slow = await startCountingServer(() => 4_000);
+    const url = `${slow.baseUrl}/slow`;
     try {
       const flooder = await h.createOrg('Slow caller');
       const created = await h.request('POST', '/api/v1/workflows', {
@@ -153,9 +148,11 @@ describe("one organization's slow calls and another organization", () => {
       const { execution } = await runHttp({ url: `${server.baseUrl}/neighbour` });
       expect(execution.status).toBe('success');
       expect(Date.now() - t0).toBeLessThan(3_000);
+      // The flood was real: the slow server held most of the 50 calls open meanwhile.
+      expect(slow.inFlight()).toBeGreaterThanOrEqual(40);
     } finally {
-      slow.closeAllConnections();
-      slow.close();
+      slow.server.closeAllConnections();
+      slow.server.close();
     }
   }, 60_000);
 });
