@@ -20,6 +20,7 @@ const UNIT = [
   'packages/nodes/**/*.test.ts',
   'packages/config/**/*.test.ts',
   'packages/telemetry/**/*.test.ts',
+  'packages/db/src/**/*.test.ts',
   'packages/domain/src/**/*.test.ts',
   'packages/domain/test/api-key-format.test.ts',
   'packages/domain/test/workflow-input-edge-ids.test.ts',
