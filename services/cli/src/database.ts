@@ -18,7 +18,7 @@ import {
   type MoveReport,
   moveInlineSecrets,
   organizationExists,
-} from '@weft/domain';
+} from '@weft/domain/admin';
 import { dataPath, derivedSecret, loadCliEnv } from './project';
 import { UsageError } from './usage-error';
 

@@ -4,7 +4,7 @@ import {
   listApiKeys,
   revokeApiKey,
   type ServiceContext,
-} from '@weft/domain';
+} from '@weft/domain/admin';
 import { withAppDatabase } from '../database';
 import { printResult } from '../output';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { cp, lstat, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { appKeyId } from '@weft/domain';
+import { appKeyId } from '@weft/domain/admin';
 import {
   BACKED_UP,
   entryPath,

@@ -1,5 +1,5 @@
 import { connectDatabase } from '@weft/db';
-import { createSecretBox, keyRingRefusal, rotateSealedValues } from '@weft/domain';
+import { createSecretBox, keyRingRefusal, rotateSealedValues } from '@weft/domain/admin';
 import { checkKeyRingOf, openDatabase } from '../database';
 import { printResult } from '../output';
 import { loadCliEnv } from '../project';

@@ -1,5 +1,5 @@
 import { connectDatabase } from '@weft/db';
-import { createOrganization } from '@weft/domain';
+import { createOrganization } from '@weft/domain/admin';
 import { openDatabase } from '../database';
 import { printResult } from '../output';
 import { loadCliEnv } from '../project';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { cp, lchown, readdir, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { runsAsRoot } from '@weft/db';
-import { appKeyId } from '@weft/domain';
+import { appKeyId } from '@weft/domain/admin';
 import {
   BACKED_UP,
   entryPath,

@@ -1,4 +1,4 @@
-import { SettingsInput, updateSettings } from '@weft/domain';
+import { SettingsInput, updateSettings } from '@weft/domain/admin';
 import { withAppDatabase } from '../database';
 import { printResult } from '../output';
 

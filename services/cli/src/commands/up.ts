@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type CliEnv, temporalRetentionDays } from '@weft/config';
-import { keyRingRefusal } from '@weft/domain';
+import { keyRingRefusal } from '@weft/domain/admin';
 import { redactText } from '@weft/telemetry/redact';
 import { PLAINTEXT_TEMPORAL_ENV, temporalConnectionOptions } from '@weft/temporal/connection';
 import { type RunningDevServer, resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';

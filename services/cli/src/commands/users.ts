@@ -9,7 +9,7 @@ import {
   PERMISSIONS,
   removeMember,
   type ServiceContext,
-} from '@weft/domain';
+} from '@weft/domain/admin';
 import { withAppDatabase } from '../database';
 import { printResult } from '../output';
 import { readPassword } from '../password-input';
