@@ -915,9 +915,16 @@ describe('weft up', () => {
     if (cart.stoppedAt < cart.publishedAt + 60_000) expect(startedAt).toBeGreaterThan(cart.restartedAt);
   }, 160_000);
 
-  it('stops the restarted stack cleanly', async () => {
+  it('stops the restarted stack cleanly, a second Ctrl-C included: nothing is left running', async () => {
     const child = running as ChildProcess;
     running = undefined;
-    expect(await stop(child)).toBe(0);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGINT');
+    // An impatient second Ctrl-C sent to weft alone (as `kill -INT` does) used to end it at once,
+    // leaving PostgreSQL and the Temporal dev server running.
+    setTimeout(() => child.kill('SIGINT'), 200);
+    expect(await exited).toBe(0);
+    for (const port of Object.values(ports))
+      expect(await portAnswers(port), `port ${port} still open`).toBe(false);
   }, 60_000);
 });

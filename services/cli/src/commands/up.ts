@@ -96,7 +96,12 @@ export async function upCommand(options: { temporal: 'dev' | 'cluster' }): Promi
   let stopping = false;
 
   const shutdown = async (code: number) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second Ctrl-C must not end this process before its children: PostgreSQL and Temporal
+      // would be left running, orphaned (a terminal's Ctrl-C reaches them too; `kill -INT` does not).
+      log('stopping already: PostgreSQL and Temporal stop after the API and worker');
+      return;
+    }
     stopping = true;
     log('stopping…');
     for (const cleanup of cleanups.reverse()) {
@@ -115,8 +120,8 @@ export async function upCommand(options: { temporal: 'dev' | 'cluster' }): Promi
     // must instead go in reverse start order (API and worker before the database), so ours replaces it.
     process.removeAllListeners('SIGINT');
     process.removeAllListeners('SIGTERM');
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
   };
   takeOverSignals();
 
