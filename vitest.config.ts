@@ -28,6 +28,7 @@ const UNIT = [
   'temporal/codec.test.ts',
   'temporal/cluster-ports.test.ts',
   'services/worker/src/bundle-cache.test.ts',
+  'services/cli/src/service-bundle.test.ts',
   'web/test/boundaries.test.ts',
   'web/test/build-loop-logic.test.ts',
   'web/test/canvas-mapper.test.ts',
@@ -53,7 +54,11 @@ const ALL = [
 ];
 // The production-server checks run in the cluster test run only (vitest.cluster.config.ts).
 const CLUSTER_ONLY = ['temporal/test/cluster.test.ts', 'temporal/test/cluster-tls.test.ts'];
-const SERVICES = ['packages/testing/src/global-setup.ts', 'packages/testing/src/engine-setup.ts'];
+const SERVICES = [
+  'packages/testing/src/global-setup.ts',
+  'packages/testing/src/engine-setup.ts',
+  'services/cli/test/service-bundles-setup.ts',
+];
 
 export default defineConfig({
   test: {

@@ -14,7 +14,6 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createApp } from '@weft/api';
-
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { createTemporalEngine } from '@weft/temporal/temporal-engine';
 import {
@@ -26,6 +25,7 @@ import {
   type TestDatabase,
   workflowBundle,
 } from '@weft/testing';
+import { inject } from 'vitest';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const TASK_QUEUE = 'weft';
@@ -52,23 +52,20 @@ export interface ServiceProcess {
 }
 
 /**
- * Spawns a real service entry point (`services/<name>/src/main.ts`) under tsx, as `weft up` runs
- * it. `readyLine` is the log line that says the service is serving.
+ * Spawns a real service process (`services/<name>/src/main.ts`) from its bundle, as `weft up` runs
+ * it (service-bundles-setup.ts built it). `readyLine` is the log line that says the service is
+ * serving.
  */
 export function spawnService(
   name: 'worker' | 'api',
   env: Record<string, string>,
   readyLine: RegExp = name === 'worker' ? /polling task queue/ : /listening on/,
 ): ServiceProcess {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'services', name, 'src', 'main.ts')],
-    {
-      cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'test', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, ['--enable-source-maps', inject('serviceBundles')[name]], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let log = '';
   const exited = new Promise<string>((resolve) =>
     child.once('exit', (code, signal) => resolve(signal ?? String(code))),

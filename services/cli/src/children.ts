@@ -17,8 +17,9 @@ export function runLogDirectory(dataDirectory: string, run: string): string {
 }
 
 /**
- * Runs a TypeScript entry point of this repo as a child process in its own process group, so a
- * Ctrl-C in the terminal reaches only `weft up`, which then stops everything in order.
+ * Runs an entry point of this repo as a child process in its own process group, so a Ctrl-C in
+ * the terminal reaches only `weft up`, which then stops everything in order. The entry is a
+ * service bundle (service-bundle.ts) or a TypeScript file, which runs through tsx.
  */
 export function spawnService(
   entry: string,
@@ -47,7 +48,8 @@ export function spawnService(
     logFd = openSync(options.logFile, 'a');
     stdio = ['ignore', logFd, logFd];
   }
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', entry], {
+  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, entry], {
     cwd: PROJECT_ROOT,
     env: childProcessEnv(env),
     stdio,

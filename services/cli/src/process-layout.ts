@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { PROJECT_ROOT } from './project';
+import type { ServiceName } from './service-bundle';
 
 /**
  * How `weft up` (and the benches) lay the stack out in Node processes.
@@ -13,7 +12,8 @@ export type ProcessLayout = 'combined' | 'split';
 export interface LayoutService {
   /** `api+worker`, `api` or `worker`: the role names the benches report CPU and memory under. */
   role: 'api+worker' | 'api' | 'worker';
-  entry: string;
+  /** The process it runs: its entry is `serviceBundles()[service]`. */
+  service: ServiceName;
   env: Record<string, string>;
   nodeArgs: string[];
 }
@@ -32,13 +32,11 @@ export interface LayoutService {
 const YOUNG_GENERATION = '--max-semi-space-size=32';
 
 export function layoutServices(layout: ProcessLayout, heapMb: number): LayoutService[] {
-  const api = path.join(PROJECT_ROOT, 'services/api/src/main.ts');
-  const worker = path.join(PROJECT_ROOT, 'services/worker/src/main.ts');
   const nodeArgs = [...(heapMb > 0 ? [`--max-old-space-size=${heapMb}`] : []), YOUNG_GENERATION];
   return layout === 'combined'
-    ? [{ role: 'api+worker', entry: api, env: { RUN_WORKER: 'true' }, nodeArgs }]
+    ? [{ role: 'api+worker', service: 'api', env: { RUN_WORKER: 'true' }, nodeArgs }]
     : [
-        { role: 'worker', entry: worker, env: { RUN_WORKER: 'false' }, nodeArgs },
-        { role: 'api', entry: api, env: { RUN_WORKER: 'false' }, nodeArgs },
+        { role: 'worker', service: 'worker', env: { RUN_WORKER: 'false' }, nodeArgs },
+        { role: 'api', service: 'api', env: { RUN_WORKER: 'false' }, nodeArgs },
       ];
 }

@@ -67,6 +67,7 @@ describe('deployment files', () => {
       'node_modules/a/b.js',
       'services/api/node_modules/x',
       'web/build/handler.js',
+      'services/api/dist/service.mjs',
     ])
       expect(ignored(file), file).toBe(true);
     for (const file of [

@@ -5,7 +5,8 @@ import postgres from 'postgres';
 import { runLogDirectory, spawnService, stopChild, waitForHttp } from '../children';
 import { openDatabase } from '../database';
 import { freePortOnLoopback } from '../free-port';
-import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
+import { dataPath, loadCliEnv } from '../project';
+import { serviceBundles } from '../service-bundle';
 import { type LoadRequest, runLoad } from './load';
 import { processMemory } from './process-memory';
 import { progressReporter } from './progress';
@@ -108,7 +109,7 @@ export async function benchApiCommand(options: {
 
   const port = await freePortOnLoopback();
   const server = spawnService(
-    path.join(PROJECT_ROOT, 'services/api/src/main.ts'),
+    (await serviceBundles()).api,
     {
       DATABASE_URL: database.appUrl,
       PORT: String(port),

@@ -12,7 +12,8 @@ import {
 import postgres from 'postgres';
 import { runLogDirectory, spawnService, stopChild, waitForHttp } from '../children';
 import { freePortOnLoopback } from '../free-port';
-import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
+import { dataPath, loadCliEnv } from '../project';
+import { serviceBundles } from '../service-bundle';
 
 const PER_PAGE = 100;
 const PAGES = [1, 50, 500, 5000];
@@ -127,7 +128,7 @@ export async function benchExecutionsPagingCommand(options: { rows: number; json
     const port = await freePortOnLoopback();
     const baseUrl = `http://127.0.0.1:${port}`;
     server = spawnService(
-      path.join(PROJECT_ROOT, 'services/api/src/main.ts'),
+      (await serviceBundles()).api,
       {
         DATABASE_URL: appUrl,
         PORT: String(port),

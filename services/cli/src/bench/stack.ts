@@ -14,6 +14,7 @@ import { freePortOnLoopback } from '../free-port';
 import { stopOnInterrupt } from '../interrupt';
 import { layoutServices, type ProcessLayout } from '../process-layout';
 import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
+import { serviceBundles } from '../service-bundle';
 import { createCostProbe } from './cost-probe';
 import { postmasterPid } from './process-cpu';
 
@@ -94,6 +95,7 @@ export async function startBenchStack(
   const logs = runLogDirectory(dataPath(env), 'bench');
   process.stderr.write(`service logs: ${logs}\n`);
   const laid = layoutServices(layout, env.WEFT_SERVICE_HEAP_MB);
+  const bundles = await serviceBundles((line) => process.stderr.write(`${line}\n`));
   const extraWorkers = layout === 'split' ? Math.max(0, (options.workers ?? 1) - 1) : 0;
   const workerService = laid.find((s) => s.role === 'worker');
   const named = [
@@ -105,7 +107,7 @@ export async function startBenchStack(
   const services = named.map(({ name, service }) => ({
     role: name,
     child: spawnService(
-      service.entry,
+      bundles[service.service],
       { ...serviceEnv, ...service.env },
       {
         nodeArgs: [...service.nodeArgs, ...profiling],

@@ -8,6 +8,7 @@ import { runLogDirectory, spawnService, stopChild, waitForHttp } from '../childr
 import { openDatabase } from '../database';
 import { freePortOnLoopback } from '../free-port';
 import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
+import { serviceBundles } from '../service-bundle';
 import { ensureWebBuild } from '../web-build';
 
 /**
@@ -35,7 +36,7 @@ export async function startWebBench() {
   const port = await freePortOnLoopback();
   const baseUrl = `http://127.0.0.1:${port}`;
   const server = spawnService(
-    path.join(PROJECT_ROOT, 'services/api/src/main.ts'),
+    (await serviceBundles()).api,
     {
       DATABASE_URL: database.appUrl,
       PORT: String(port),

@@ -13,10 +13,9 @@ import { runLogDirectory, runStep, spawnService, stopChild, waitForHttp } from '
 import { freePortOnLoopback } from '../free-port';
 import { stopOnInterrupt } from '../interrupt';
 import { dataPath, derivedSecret, loadCliEnv, PROJECT_ROOT } from '../project';
+import { serviceBundles } from '../service-bundle';
 
 const TASK_QUEUE = 'weft-chaos';
-const API_ENTRY = path.join(PROJECT_ROOT, 'services/api/src/main.ts');
-const WORKER_ENTRY = path.join(PROJECT_ROOT, 'services/worker/src/main.ts');
 
 interface RunningTemporal {
   address: string;
@@ -142,12 +141,13 @@ export async function startChaosStack(options: {
     });
     return child;
   };
+  const bundles = await serviceBundles();
   const spawnApi = (): ChildProcess =>
-    watch('api', spawnService(API_ENTRY, serviceEnv, { logFile: path.join(logs, 'api.log') }));
+    watch('api', spawnService(bundles.api, serviceEnv, { logFile: path.join(logs, 'api.log') }));
   const spawnWorker = (): ChildProcess =>
     watch(
       'worker',
-      spawnService(WORKER_ENTRY, serviceEnv, { logFile: path.join(logs, `worker-${++workerCount}.log`) }),
+      spawnService(bundles.worker, serviceEnv, { logFile: path.join(logs, `worker-${++workerCount}.log`) }),
     );
   let api: ChildProcess = spawnApi();
   let workers: ChildProcess[] = Array.from({ length: options.workers }, spawnWorker);

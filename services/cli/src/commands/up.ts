@@ -13,6 +13,7 @@ import { checkPortsFree, describeDataDirError, prepareDataDir, type WantedPort }
 import { layoutServices } from '../process-layout';
 import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
 import { acquireRunState, type RunStateHandle } from '../run-state';
+import { serviceBundles } from '../service-bundle';
 import { DEFAULT_RESTART_POLICY, type Supervised, supervise } from '../supervisor';
 import { ensureWebBuild } from '../web-build';
 import { startLocalCluster } from './up-cluster';
@@ -200,11 +201,13 @@ export async function upCommand(options: { temporal: 'dev' | 'cluster' }): Promi
       APP_URL: env.APP_URL,
       ...(temporalUi ? { TEMPORAL_UI_URL: temporalUi } : {}),
     };
+    const bundles = await serviceBundles(log);
     log(`process layout: ${env.WEFT_PROCESS_LAYOUT}`);
     const logsDir = dataPath(env, 'logs');
     await mkdir(logsDir, { recursive: true });
     for (const service of layoutServices(env.WEFT_PROCESS_LAYOUT, env.WEFT_SERVICE_HEAP_MB)) {
-      const { role, entry, nodeArgs } = service;
+      const { role, nodeArgs } = service;
+      const entry = bundles[service.service];
       // In the split layout the API reports the worker process in /readyz, from the supervisor's state.
       const stateFile = role === 'api' ? { WEFT_RUN_STATE_FILE: runState.file } : {};
       const roleEnv = { ...serviceEnv, ...service.env, ...stateFile };
