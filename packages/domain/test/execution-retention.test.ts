@@ -1,6 +1,7 @@
+import { connectDatabase } from '@weft/db';
 import { createTestDatabase, type TestDatabase } from '@weft/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { pruneExpiredExecutions } from '../src/executions/retention';
+import { pruneExpiredExecutions, startRetentionSweeper } from '../src/executions/retention';
 import { createOrganization } from '../src/organizations/create';
 
 /** EXECUTION_RETENTION_DAYS on a real PostgreSQL, pruning as the runtime role (as the worker does). */
@@ -179,5 +180,46 @@ describe('pruneExpiredExecutions', () => {
     await pruneExpiredExecutions(t.app.db, { retentionDays: 30 });
     const left = await t.admin<{ step_key: string }[]>`select step_key from message_outbox order by step_key`;
     expect(left.map((r) => r.step_key)).toEqual([`${running}:mail`, `${running}:mail:2`]);
+  });
+});
+
+describe('stopping', () => {
+  it('a stopped prune starts no further batch and reports what it deleted', async () => {
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) => seed(acme, { status: 'success', finishedDaysAgo: 40 + i })),
+    );
+    const stop = new AbortController();
+    // Stopped during the pause after the first batch of 2.
+    setTimeout(() => stop.abort(), 150);
+    const report = await pruneExpiredExecutions(t.app.db, {
+      retentionDays: 30,
+      batchSize: 2,
+      pauseMs: 400,
+      signal: stop.signal,
+    });
+    expect(report).toEqual({ deleted: 2, batches: 1, skipped: false });
+    expect((await t.admin`select id from executions`).length).toBe(4);
+  });
+
+  it("the sweeper's stop() resolves once its run has ended: closing the database then logs no failure", async () => {
+    await Promise.all(
+      Array.from({ length: 3 }, (_, i) => seed(globex, { status: 'success', finishedDaysAgo: 40 + i })),
+    );
+    // A process's own pool, as a worker has: closed right after stop(), as a worker does on SIGTERM.
+    const own = connectDatabase(t.appUrl, { max: 2 });
+    const lines: string[] = [];
+    const sweeper = startRetentionSweeper({
+      db: own.db,
+      retentionDays: 30,
+      auditLogRetentionDays: 0,
+      log: (message, error) => lines.push(error ? `${message}: ${String(error)}` : message),
+    });
+    await sweeper.stop();
+    await own.close();
+    // Give a run that stop() did not wait for the time to fail on the closed pool.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(lines.filter((line) => line.includes('failed'))).toEqual([]);
+    // Stopped before its first pause: the first batch ran (and no run is left behind).
+    expect((await t.admin`select id from executions`).length).toBeLessThan(3);
   });
 });

@@ -93,8 +93,8 @@ export async function startWorkerRuntime(env: WorkerEnv & { TEMPORAL_ADDRESS: st
   );
   const done = worker.run().finally(async () => {
     sweeper.stop();
-    pruner.stop();
     backlog.stop();
+    await pruner.stop();
     await close();
     // After the worker drained: no activity is running code any more.
     await closeCodeSandbox();

@@ -21,6 +21,8 @@ export interface PruneOptions {
   now?: Date;
   /** Pause between batches, so a large backlog leaves room for the work that matters. */
   pauseMs?: number;
+  /** Aborted: no further batch starts (the process is stopping); the report so far is returned. */
+  signal?: AbortSignal;
 }
 
 export interface PruneReport {
@@ -43,6 +45,7 @@ export async function pruneExpiredExecutions(db: Database, options: PruneOptions
   const batchSize = options.batchSize ?? DEFAULT_PRUNE_BATCH_SIZE;
   const cutoff = new Date((options.now ?? new Date()).getTime() - options.retentionDays * DAY_MS);
   for (;;) {
+    if (options.signal?.aborted) return report;
     // Cross-organization by design: a reviewed SECURITY DEFINER function that deletes one batch.
     const rows = await db.execute<{ deleted: number }>(
       sql`select weft_prune_executions(${cutoff.toISOString()}::timestamptz, ${RETRY_WINDOW}::interval, ${batchSize}) as deleted`,
@@ -62,7 +65,9 @@ export async function pruneExpiredExecutions(db: Database, options: PruneOptions
 /**
  * Runs the pruners now and then every `intervalMs` (default one hour) until `stop()`: finished
  * executions, then the other growing tables (pruneExpiredRows). A failed run is logged and tried
- * again at the next tick.
+ * again at the next tick. `stop()` lets the batch under way finish and starts no other, and
+ * resolves once the run has ended: the caller may close the database then (a run cut off by a
+ * closed pool would log a failure at every quick restart).
  */
 export function startRetentionSweeper(options: {
   db: Database;
@@ -71,19 +76,23 @@ export function startRetentionSweeper(options: {
   auditLogRetentionDays: number;
   intervalMs?: number;
   log?: (message: string, error?: unknown) => void;
-}): { stop(): void } {
+}): { stop(): Promise<void> } {
   const log = options.log ?? ((message, error) => console.warn(message, error ?? ''));
-  let pruning = false;
+  const stopping = new AbortController();
+  const { signal } = stopping;
+  let running: Promise<void> | undefined;
   const pruneAll = async () => {
     const report = await pruneExpiredExecutions(options.db, {
       retentionDays: options.retentionDays,
       pauseMs: 50,
+      signal,
     });
     if (report.deleted > 0)
       log(`[retention] deleted ${report.deleted} executions finished over ${options.retentionDays} days ago`);
     const rows = await pruneExpiredRows(options.db, {
       executionRetentionDays: options.retentionDays,
       auditLogRetentionDays: options.auditLogRetentionDays,
+      signal,
     });
     const counts = Object.entries(rows).filter(([, n]) => n > 0);
     if (counts.length > 0)
@@ -91,16 +100,21 @@ export function startRetentionSweeper(options: {
   };
   const prune = () => {
     // Never two runs at once in this process: a long one simply delays the next.
-    if (pruning) return;
-    pruning = true;
-    void pruneAll()
+    if (running) return;
+    running = pruneAll()
       .catch((error: unknown) => log('[retention] pruning failed', error))
       .finally(() => {
-        pruning = false;
+        running = undefined;
       });
   };
   prune();
   const timer = setInterval(prune, options.intervalMs ?? 3_600_000);
   timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return {
+    async stop() {
+      clearInterval(timer);
+      stopping.abort();
+      await running;
+    },
+  };
 }

@@ -31,6 +31,8 @@ export interface TableRetention {
   batchSize?: number;
   /** The clock (tests move it). */
   now?: Date;
+  /** Aborted: no further batch starts (the process is stopping). */
+  signal?: AbortSignal;
 }
 
 export interface TablePruneReport {
@@ -64,6 +66,7 @@ export async function pruneExpiredRows(db: Database, options: TableRetention): P
             db,
             batch,
             sql`weft_prune_webhook_deliveries(${before(options.executionRetentionDays)}::timestamptz, ${batch})`,
+            options.signal,
           )
         : 0,
     audit_logs:
@@ -72,35 +75,41 @@ export async function pruneExpiredRows(db: Database, options: TableRetention): P
             db,
             batch,
             sql`weft_prune_audit_logs(${before(options.auditLogRetentionDays)}::timestamptz, ${batch})`,
+            options.signal,
           )
         : 0,
     poll_seen_items: await inBatches(
       db,
       batch,
       sql`weft_prune_poll_seen_items(${before(POLL_KEY_UNSEEN_DAYS)}::timestamptz, ${batch})`,
+      options.signal,
     ),
     chat_inbound_messages: await inBatches(
       db,
       batch,
       sql`weft_prune_chat_inbound_messages(${before(CHAT_INBOUND_DEDUP_DAYS)}::timestamptz, ${batch})`,
+      options.signal,
     ),
     rate_limit_counters: await inBatches(
       db,
       batch,
       sql`weft_prune_rate_limit_counters(${new Date(now - RATE_LIMIT_WINDOW_KEEP_MS).toISOString()}::timestamptz, ${batch})`,
+      options.signal,
     ),
-    expired_records: await inBatches(db, batch, sql`weft_prune_expired_records(${batch})`),
+    expired_records: await inBatches(db, batch, sql`weft_prune_expired_records(${batch})`, options.signal),
     agent_memory: await inBatches(
       db,
       batch,
       sql`weft_prune_agent_memory(${before(AGENT_MEMORY_RETENTION_DAYS)}::timestamptz, ${batch})`,
+      options.signal,
     ),
   };
 }
 
-async function inBatches(db: Database, batchSize: number, call: SQL): Promise<number> {
+async function inBatches(db: Database, batchSize: number, call: SQL, signal?: AbortSignal): Promise<number> {
   let total = 0;
   for (;;) {
+    if (signal?.aborted) return total;
     const [row] = await db.execute<{ deleted: number }>(sql`select ${call} as deleted`);
     const deleted = Number(row?.deleted ?? 0);
     total += deleted;
