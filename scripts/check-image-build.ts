@@ -229,6 +229,19 @@ export function checkRuntime(runtime: Stage): string[] {
   ]);
   if (!load.stdout.includes('loaded'))
     problems.push(`the services do not load: ${load.stderr.trim().split('\n').slice(-3).join(' ')}`);
+  // The bundles the image runs (CMD, compose's worker) load every module before reading their
+  // environment: an empty one makes each stop at that check, after everything loaded.
+  for (const service of ['api', 'worker']) {
+    const bundle = spawnSync(
+      'runuser',
+      ['-u', 'nobody', '--', process.execPath, `services/${service}/dist/main.mjs`],
+      { cwd: app, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: '/tmp' } },
+    );
+    if (!bundle.stderr.includes('Invalid environment'))
+      problems.push(
+        `the ${service} bundle does not load: ${bundle.stderr.trim().split('\n').slice(-3).join(' ')}`,
+      );
+  }
   const help = asNobody(['services/cli/src/main.ts', 'migrate', '--help']);
   if (!help.stdout.includes('Usage: weft migrate'))
     problems.push(`the CLI does not run: ${help.stderr.trim()}`);

