@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { filesUnchanged, sha256File } from '@weft/worker/bundle-cache';
 import { build, version as esbuildVersion, type Plugin } from 'esbuild';
 import { PROJECT_ROOT } from './project';
 
@@ -43,16 +44,6 @@ interface Manifest {
   esbuild: string;
   /** sha256 of each source file and build input, by absolute path; the bundle's own too. */
   files: Record<string, string>;
-}
-
-async function sha256(file: string): Promise<string | undefined> {
-  try {
-    return createHash('sha256')
-      .update(await readFile(file))
-      .digest('hex');
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -124,10 +115,7 @@ async function isFresh(bundle: string, manifestFile: string): Promise<boolean> {
     return false;
   }
   if (manifest.esbuild !== esbuildVersion) return false;
-  const files = Object.entries(manifest.files);
-  if (!files.some(([file]) => file === bundle)) return false;
-  const hashes = await Promise.all(files.map(([file]) => sha256(file)));
-  return files.every(([, hash], i) => hashes[i] === hash);
+  return manifest.files[bundle] !== undefined && (await filesUnchanged(manifest.files));
 }
 
 /** The entry of a service's bundle (`services/<name>/dist/main.mjs`), built if stale. */
@@ -167,7 +155,7 @@ export async function bundleEntryPoint(
   });
   const sources = Object.keys(result.metafile.inputs).map((input) => path.resolve(PROJECT_ROOT, input));
   const hashed = await Promise.all(
-    [...sources, ...BUILD_INPUTS].map(async (file) => [file, await sha256(file)] as const),
+    [...sources, ...BUILD_INPUTS].map(async (file) => [file, await sha256File(file)] as const),
   );
   const files: Record<string, string> = {};
   for (const [file, hash] of hashed) if (hash !== undefined) files[file] = hash;

@@ -28,7 +28,11 @@ interface Manifest {
   files: Record<string, string>;
 }
 
-async function sha256(file: string): Promise<string | undefined> {
+/**
+ * sha256 of a file's content (hex); undefined when it cannot be read. The build caches (this one,
+ * and the service bundles' in services/cli/src/service-bundle.ts) key on it.
+ */
+export async function sha256File(file: string): Promise<string | undefined> {
   try {
     return createHash('sha256')
       .update(await readFile(file))
@@ -47,6 +51,13 @@ function sourceFiles(code: string): string[] {
   return (map.sources ?? []).filter((source) => path.isAbsolute(source) && existsSync(source));
 }
 
+/** Whether every file still has the sha256 recorded for it (one that cannot be read has not). */
+export async function filesUnchanged(files: Record<string, string>): Promise<boolean> {
+  const entries = Object.entries(files);
+  const hashes = await Promise.all(entries.map(([file]) => sha256File(file)));
+  return entries.every(([, hash], i) => hashes[i] === hash);
+}
+
 /**
  * Copies the cached bundle to `out` when every file it was built from is unchanged; false (and
  * nothing written) otherwise.
@@ -60,9 +71,7 @@ export async function reuseCachedBundle(out: string, dir = CACHE_DIR): Promise<b
     return false;
   }
   const files = Object.entries(manifest.files).filter(([file]) => file !== bundle);
-  if (files.length === 0) return false;
-  const hashes = await Promise.all(files.map(([file]) => sha256(file)));
-  if (files.some(([, hash], i) => hashes[i] !== hash)) return false;
+  if (files.length === 0 || !(await filesUnchanged(Object.fromEntries(files)))) return false;
   // The manifest names the bundle by its hash: one that another start has replaced since is refused.
   const code = await readFile(bundle).catch(() => undefined);
   if (!code || createHash('sha256').update(code).digest('hex') !== manifest.files[bundle]) return false;
@@ -77,7 +86,7 @@ export async function storeBundle(code: string, dir = CACHE_DIR): Promise<void> 
   const sources = sourceFiles(code);
   if (sources.length === 0) return;
   const entries = await Promise.all(
-    [...sources, ...BUILD_INPUTS].map(async (file) => [file, await sha256(file)] as const),
+    [...sources, ...BUILD_INPUTS].map(async (file) => [file, await sha256File(file)] as const),
   );
   if (entries.some(([, hash]) => hash === undefined)) return;
   const files = Object.fromEntries(entries) as Record<string, string>;
