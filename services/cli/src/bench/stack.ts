@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { BenchEnv, loadProcessEnv } from '@weft/config';
+import { postmasterPid } from '@weft/db';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { PLAINTEXT_TEMPORAL_ENV, temporalConnectionOptions } from '@weft/temporal/connection';
 import { resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
@@ -16,7 +17,6 @@ import { layoutServices, type ProcessLayout } from '../process-layout';
 import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
 import { serviceBundles } from '../service-bundle';
 import { createCostProbe } from './cost-probe';
-import { postmasterPid } from './process-cpu';
 
 export const BENCH_TASK_QUEUE = 'weft-bench';
 
