@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,8 +10,8 @@ import { PROJECT_ROOT } from './project';
 /**
  * The API and worker processes run from one ES module per service that esbuild bundles from our
  * TypeScript, instead of through tsx's loader. tsx resolves and compiles each of the ~430 files of
- * ours on every start, off the main thread: a process spent ~1.4 s more CPU before it served
- * anything, and `weft up`'s restarts, the benches and a test run start these processes dozens of
+ * ours on every start, off the main thread: a combined API+worker spent ~1 s more CPU (2.1–2.4 s
+ * instead of 1.2–1.3 s) before it served anything, and `weft up`'s restarts, the benches and a test run start these processes dozens of
  * times (docs/decisions.md, "Service bundles").
  *
  * Only our own code is bundled. Every package from node_modules stays an import that Node loads
@@ -26,11 +27,25 @@ import { PROJECT_ROOT } from './project';
  */
 export type ServiceName = 'api' | 'worker';
 
-/** Files whose change changes a bundle without being one of its sources. */
-const BUILD_INPUTS = [path.join(PROJECT_ROOT, 'pnpm-lock.yaml'), import.meta.filename];
+/**
+ * Files whose change changes a bundle without being one of its sources: the lockfile (where the
+ * packages are), the TypeScript settings esbuild reads, the workspace packages' manifests (their
+ * `exports` name the files an `@weft/…` import resolves to), and this module (the build options).
+ */
+const BUILD_INPUTS = [
+  path.join(PROJECT_ROOT, 'pnpm-lock.yaml'),
+  path.join(PROJECT_ROOT, 'tsconfig.json'),
+  path.join(PROJECT_ROOT, 'temporal', 'package.json'),
+  ...['packages', 'services'].flatMap((group) =>
+    readdirSync(path.join(PROJECT_ROOT, group)).map((name) =>
+      path.join(PROJECT_ROOT, group, name, 'package.json'),
+    ),
+  ),
+  import.meta.filename,
+];
 
 /**
- * Node's `--enable-source-maps` would parse the map of every package that ships one too: ~0.3 s
+ * Node's `--enable-source-maps` would parse the map of every package that ships one too: ~0.1 s
  * of CPU per start. `setSourceMapsSupport(true)` leaves node_modules out; it must run before the
  * bundle is loaded, hence this entry of its own.
  */
