@@ -61,7 +61,7 @@ export function spawnService(
   env: Record<string, string>,
   readyLine: RegExp = name === 'worker' ? /polling task queue/ : /listening on/,
 ): ServiceProcess {
-  const child = spawn(process.execPath, ['--enable-source-maps', inject('serviceBundles')[name]], {
+  const child = spawn(process.execPath, [inject('serviceBundles')[name]], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
