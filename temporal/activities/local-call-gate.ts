@@ -1,10 +1,10 @@
 /**
- * How many chat sends run as local activities at once in one worker: in all, and per organization.
- * A local call holds its workflow task slot until the provider answers (the SDK gives a worker 40),
- * so one organization's slow provider could otherwise hold every slot and stall everybody's runs.
- * The caps leave half the slots to runs that do not wait, and the fast lane to more than one
- * organization. Past either cap a send goes back to the workflow, which runs it as a regular
- * activity: the task queue's per-organization fairness then applies, and no slot waits on it.
+ * How many short calls (HTTP requests, chat sends) run as local activities at once in one worker:
+ * in all, and per organization. A local call holds its workflow task slot until the server answers
+ * (the SDK gives a worker 40), so one organization's slow server could otherwise hold every slot and
+ * stall everybody's runs. The caps leave half the slots to runs that do not wait, and the fast lane
+ * to more than one organization. Past either cap a call goes back to the workflow, which runs it as
+ * a regular activity: the task queue's per-organization fairness then applies, and no slot waits.
  */
 export const LOCAL_CALL_LIMITS = { total: 20, perOrganization: 8 } as const;
 

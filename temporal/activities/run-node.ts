@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import { type LocalCallRef, recordedLocalCall, recordLocalCall } from '@weft/domain';
 import type { ActivityDeps } from './deps';
 import { createLegacyNodeActivities } from './legacy-node-activities';
 import { LocalCallGate } from './local-call-gate';
@@ -18,6 +19,20 @@ export type LocalRunResult =
   | { deferred: true };
 
 /**
+ * A local call's key: the Temporal run and the activity's sequence number in it, which a re-run of
+ * a lost workflow task repeats (local-call-results.ts).
+ */
+function localCallOf(args: RunNodeArgs): LocalCallRef {
+  const { workflowExecution, activityId } = Context.current().info;
+  return {
+    organizationId: args.organizationId,
+    executionId: args.executionId,
+    // A local activity always belongs to a workflow run; the type allows standalone activities.
+    callKey: `${workflowExecution?.runId ?? 'no-run'}/${activityId}`,
+  };
+}
+
+/**
  * Activities that run node types from the registry: one generic entry point, the stored-output
  * path, and the names histories recorded before the generic one.
  */
@@ -33,18 +48,26 @@ export function createNodeActivities(deps: ActivityDeps) {
      * details (a provider's refusal would arrive without them), so a failure that ends the step
      * comes back as a value, which the workflow turns into that failure. A failure worth another
      * attempt is thrown: the workflow then runs the call as a regular activity.
+     *
+     * The answer is recorded in PostgreSQL before it is returned. Temporal keeps it only once the
+     * workflow task that follows completes, and a lost task runs its local calls again: a repeat
+     * then answers the recorded value instead of calling out a second time.
      */
     runNodeLocally: async (args: RunNodeArgs): Promise<LocalRunResult> => {
+      const call = localCallOf(args);
+      const recorded = (await recordedLocalCall(deps.db, call)) as LocalRunResult | undefined;
+      if (recorded) return recorded;
       const leave = localCalls.tryEnter(args.organizationId);
       if (!leave) return { deferred: true };
+      let outcome: LocalRunResult;
       try {
-        return { output: await runRegistered(deps, args) };
+        outcome = { output: await runRegistered(deps, args) };
       } catch (error) {
         if (!(error instanceof ApplicationFailure) || !error.nonRetryable) throw error;
         // The line the SDK writes for a failed activity (with the failure's details, redacted by
         // the logger), which it does not write for a failure answered as a value.
         Context.current().log.warn('Activity failed', { error });
-        return {
+        outcome = {
           failed: {
             message: error.message,
             type: error.type ?? 'error',
@@ -54,6 +77,14 @@ export function createNodeActivities(deps: ActivityDeps) {
       } finally {
         leave();
       }
+      try {
+        await recordLocalCall(deps.db, call, outcome);
+      } catch (error) {
+        // The call was made: throwing would make it again at once, as a regular activity. Without
+        // the record, only a lost workflow task repeats it.
+        Context.current().log.warn('local call answer not recorded', { error });
+      }
+      return outcome;
     },
 
     /**

@@ -181,6 +181,40 @@ describe('a worker killed mid-run', () => {
 
 const step = (execution: any, nodeId: string) => execution.steps.find((s: any) => s.node_id === nodeId);
 
+describe('a worker killed after a local call answered, before its workflow task completed', () => {
+  it('does not make the answered call again: the re-run task finds its recorded answer', async () => {
+    worker ??= await stack.startWorker();
+    const workflowId = await createWorkflow(stack, org.key, {
+      name: 'lost task',
+      nodes: [
+        httpPost('answered', `${http.baseUrl}/lost-task/answered`),
+        httpPost('under-way', `${http.baseUrl}/lost-task/under-way`),
+        transform('done', { answered: '{{nodes.answered.body.key}}' }),
+      ],
+      edges: chain('answered', 'under-way', 'done'),
+    });
+    const id = await execute(stack, org.key, workflowId);
+    // Both calls are local activities in one workflow task: the first one's answer is not in
+    // Temporal's history yet while the second one waits on the server. Kill the worker then.
+    while (http.byPath('/lost-task/under-way') === 0) await sleep(2);
+    await worker.kill();
+    worker = await stack.startWorker();
+    // The dead worker's task times out (10 s) before the new worker gets it.
+    const done = await stack.waitForExecution(org.key, id, (e) => e.status === 'success', 45_000);
+    expect(step(done, 'done').output).toEqual({ answered: `${id}:answered` });
+    expect(http.byPath('/lost-task/answered')).toBe(1);
+    // The call under way when its worker died is made again (at least once).
+    expect(http.byPath('/lost-task/under-way')).toBe(2);
+    const history = await stack.client.workflow.getHandle(`exec-${id}`).fetchHistory();
+    const types = (history.events ?? []).flatMap((e) =>
+      Object.keys(e).filter((k) => k.endsWith('EventAttributes') && e[k as keyof typeof e]),
+    );
+    // The first task was lost, and no call was an activity task (both ran locally).
+    expect(types).toContain('workflowTaskTimedOutEventAttributes');
+    expect(types).not.toContain('activityTaskScheduledEventAttributes');
+  }, 60_000);
+});
+
 describe('retry after a worker restart', () => {
   it('resumes a failed execution in place on a new worker; the step before the failure ran once', async () => {
     worker ??= await stack.startWorker();

@@ -162,13 +162,13 @@ describe('a worker process', () => {
       sdkComponent: 'workflow',
       workflowId: `exec-${executionId}`,
     });
-    // From the run-node activity.
+    // From the run-node activity (a short HTTP request's first attempt runs as a local activity).
     expect(lines.find((l) => l.msg === 'node run failed' && l.node_id === 'refused')).toMatchObject({
       level: 'warn',
       execution_id: executionId,
       sdkComponent: 'activity',
-      activityType: 'runNode',
-      isLocal: false,
+      activityType: 'runNodeLocally',
+      isLocal: true,
     });
     // User data and secrets stay out: no step output, no API key.
     const text = worker.output();

@@ -3,13 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CountingServer, startCountingServer } from './support';
 
 /**
- * HTTP requests run as regular activities, never local ones. Issue 24 tried local activities twice:
- * without caps, one organization's slow server held up another organization's run (4.4 s with 50
- * calls open); with caps, a worker too busy to complete the workflow task after a local call in
- * time ran the completed call again (the durability test). Chat sends keep a capped local first
- * attempt: the message outbox never sends a message twice (local-call-gate.ts). Checked on the
- * real engine: the history Temporal records, the step the user sees, a failed call's answer, a
- * retry, and a neighbour's run next to slow calls.
+ * A short HTTP request's first attempt runs as a local activity, in the worker that holds the
+ * workflow task, when that worker has a place for it (temporal/activities/local-call-gate.ts): no
+ * task-queue trip before or after it. A local call holds its workflow task slot until the server
+ * answers, so the places are capped in all and per organization; past the caps, and for every
+ * retry, the call is a regular activity. Issue 24 first tried local activities without the caps:
+ * one organization's slow server then held up another organization's run (4.4 s with 50 calls
+ * open). Its answer is recorded before the activity returns (durability.test.ts kills a worker
+ * between the answer and the task's completion). Checked on the real engine: the history Temporal
+ * records, the step the user sees, a failed call's answer, a retry, and a neighbour's run next to
+ * slow calls.
  */
 let h: EngineHarness;
 let org: { organizationId: string; key: string };
@@ -65,18 +68,25 @@ afterAll(async () => {
   server?.server.close();
 });
 
-describe('HTTP requests', () => {
-  it('are activity tasks, and the step shows the call and how long it took', async () => {
+describe('short HTTP requests', () => {
+  it('run in the worker (a local activity, no activity task), and the step shows the call and how long it took', async () => {
     const before = server.byPath('/short');
     const { execution, types } = await runHttp({ url: `${server.baseUrl}/short` });
     expect(execution.status).toBe('success');
     expect(server.byPath('/short') - before).toBe(1);
-    expect(has(types, 'activityTaskScheduledEventAttributes')).toBe(true);
+    // Its step report is a local activity too: no activity task at all.
+    expect(has(types, 'activityTaskScheduledEventAttributes')).toBe(false);
     const call = execution.steps.find((s: any) => s.node_id === 'call');
     const shape = execution.steps.find((s: any) => s.node_id === 'shape');
     expect(call.output.body.path).toBe('/short');
     expect(shape.output.path).toBe('/short');
     expect(call.duration_ms).toBeGreaterThanOrEqual(LATENCY_MS);
+  });
+
+  it('a request allowed more than 30 s is an activity task from the start', async () => {
+    const { execution, types } = await runHttp({ url: `${server.baseUrl}/long`, timeout_ms: 60_000 });
+    expect(execution.status).toBe('success');
+    expect(has(types, 'activityTaskScheduledEventAttributes')).toBe(true);
   });
 
   it("a failed call's answer reaches its step", async () => {
@@ -94,7 +104,7 @@ describe('HTTP requests', () => {
     }
   });
 
-  it('a call that fails with a 503 is retried, once', async () => {
+  it('a first attempt that fails with a 503 is retried as a regular activity, once', async () => {
     const { createServer } = await import('node:http');
     let calls = 0;
     const flaky = createServer((req, res) => {

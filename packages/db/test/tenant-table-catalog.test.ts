@@ -141,6 +141,7 @@ describe('tenant table catalog', () => {
       'weft_prune_executions',
       'weft_prune_expired_records',
       'weft_prune_hook_receipts',
+      'weft_prune_local_call_results',
       'weft_prune_poll_seen_items',
       'weft_prune_rate_limit_counters',
       'weft_prune_webhook_deliveries',

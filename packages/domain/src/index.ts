@@ -44,6 +44,7 @@ export * from './executions/execution-engine';
 export * from './executions/get';
 export * from './executions/list';
 export * from './executions/list-cursor';
+export * from './executions/local-call-results';
 export * from './executions/prepare';
 export * from './executions/prepare-child';
 export * from './executions/present';

@@ -122,6 +122,13 @@ export interface ActivityNodeTraits {
    * the calls past its caps are regular activities); undefined runs it as a regular activity.
    */
   localUpToMs?: (config: Record<string, unknown>) => number | undefined;
+  /**
+   * The patch marker under which the type's first attempt became local (default
+   * `local-first-calls`, the chat sends'). Histories recorded before it ran the type as a regular
+   * activity and replay that way; a type that became local later needs its own marker, as a history
+   * may hold the default one from another type's call.
+   */
+  localSincePatch?: string;
 }
 
 interface CommonTraits {
@@ -182,6 +189,7 @@ export function activityTraitsOf(node: WorkflowNodeType): ActivityNodeTraits {
     activity: node.activity ?? DEFAULT_ACTIVITY_TRAITS.activity,
     reads: node.reads ?? DEFAULT_ACTIVITY_TRAITS.reads,
     ...(node.localUpToMs ? { localUpToMs: node.localUpToMs } : {}),
+    ...(node.localSincePatch ? { localSincePatch: node.localSincePatch } : {}),
   };
 }
 

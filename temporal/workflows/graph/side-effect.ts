@@ -11,7 +11,8 @@ type RunNodeArgs = Parameters<Activities['runNode']>[0];
 const GENERIC_NODE_ACTIVITY = 'generic-node-activity';
 /**
  * A short call's first attempt as a local activity when the worker has a place for it
- * (ActivityNodeTraits.localUpToMs); earlier histories scheduled activities only.
+ * (ActivityNodeTraits.localUpToMs); earlier histories scheduled activities only. A type that
+ * became local later names its own marker (localSincePatch).
  */
 const LOCAL_FIRST_CALLS = 'local-first-calls';
 
@@ -51,7 +52,7 @@ export async function runSideEffect(
     };
     const regular = () => (traits.activity === 'blocking' ? blocking : sideEffects).runNode(args);
     const localUpToMs = traits.localUpToMs?.(config);
-    if (localUpToMs !== undefined && patched(LOCAL_FIRST_CALLS))
+    if (localUpToMs !== undefined && patched(traits.localSincePatch ?? LOCAL_FIRST_CALLS))
       return runLocally(localUpToMs, args, regular);
     return regular();
   }

@@ -12,6 +12,7 @@ export * from './executions';
 export * from './hook-receipts';
 export * from './idempotency-keys';
 export * from './invitations';
+export * from './local-call-results';
 export * from './memberships';
 export * from './message-outbox';
 export * from './organization-modules';

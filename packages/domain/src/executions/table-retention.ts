@@ -20,6 +20,13 @@ export const POLL_KEY_UNSEEN_DAYS = 30;
  */
 export const CHAT_INBOUND_DEDUP_DAYS = 30;
 
+/**
+ * How long a local call's recorded answer is kept (local-call-results.ts). It is read only when the
+ * workflow task after the call is run again: within seconds, or once a worker is back after an
+ * outage. A day covers an outage of a day; past it a repeat calls again, as after a worker's death.
+ */
+export const LOCAL_CALL_RESULT_KEEP_MS = 86_400_000;
+
 /** Rate-limit buckets are one-minute windows; one over this long ago is dead weight. */
 export const RATE_LIMIT_WINDOW_KEEP_MS = 10 * 60_000;
 
@@ -45,12 +52,14 @@ export interface TablePruneReport {
   expired_records: number;
   /** AI agents' conversation turns older than AGENT_MEMORY_RETENTION_DAYS. */
   agent_memory: number;
+  /** Local calls' recorded answers older than LOCAL_CALL_RESULT_KEEP_MS. */
+  local_call_results: number;
 }
 
 /**
  * Deletes the expired rows of the growing tables besides executions (webhook deliveries, audit
  * logs, poll dedup keys, inbound chat message ids, dead rate-limit windows, expired idempotency
- * records and web sessions), each through its reviewed SECURITY DEFINER function (migrations 0029
+ * records and web sessions, local calls' recorded answers), each through its reviewed SECURITY DEFINER function (migrations 0029
  * and 0031; the runtime role has no DELETE on audit_logs), a batch at a time until a batch comes back
  * short. Inbound hook receipts are pruned every minute by
  * the delivery sweeper (pruneHookReceipts), as their window is hours.
@@ -101,6 +110,12 @@ export async function pruneExpiredRows(db: Database, options: TableRetention): P
       db,
       batch,
       sql`weft_prune_agent_memory(${before(AGENT_MEMORY_RETENTION_DAYS)}::timestamptz, ${batch})`,
+      options.signal,
+    ),
+    local_call_results: await inBatches(
+      db,
+      batch,
+      sql`weft_prune_local_call_results(${new Date(now - LOCAL_CALL_RESULT_KEEP_MS).toISOString()}::timestamptz, ${batch})`,
       options.signal,
     ),
   };

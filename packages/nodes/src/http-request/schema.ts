@@ -2,6 +2,7 @@ import { refuseSecretHeaders } from '@weft/graph';
 import { z } from 'zod';
 import { HeaderName, HeaderValue, Template } from '../common';
 import { defineNodeType, MAIN_OUTPUT } from '../define';
+import { HTTP_DEFAULT_TIMEOUT_MS } from './timeouts';
 import { httpRequestWorkflow } from './workflow';
 
 export const HttpRequestConfig = z.object({
@@ -12,7 +13,7 @@ export const HttpRequestConfig = z.object({
   credential_id: z.uuid().optional(),
   query: z.record(z.string(), Template).optional(),
   body: z.unknown().optional(),
-  timeout_ms: z.number().int().min(100).max(300_000).default(30_000),
+  timeout_ms: z.number().int().min(100).max(300_000).default(HTTP_DEFAULT_TIMEOUT_MS),
   /** A non-2xx answer fails the step unless this is false. */
   fail_on_status: z.boolean().default(true),
   /** Sends the step's stable key as `Idempotency-Key` so a retried call is not applied twice. */

@@ -1,14 +1,22 @@
 import { defineWorkflowNode } from '../workflow-node';
+import { HTTP_DEFAULT_TIMEOUT_MS, HTTP_LOCAL_MAX_TIMEOUT_MS } from './timeouts';
 
 /**
  * action.http_request runs in an activity; its config may name credentials, rendered only there.
- * Never as a local activity: a local call's result is recorded only with the workflow task that
- * follows it, so a worker too busy to complete that task in time runs the call again (the
- * durability test saw a completed call repeated with no worker killed). A regular activity's
- * result is recorded by Temporal the moment it returns (docs/decisions.md, "Engine efficiency").
+ * A call whose timeout is at most 30 s (the default) tries its first attempt as a local activity,
+ * which saves the two task-queue trips around it (docs/decisions.md, "Engine efficiency"). Its
+ * answer is recorded before the activity returns, so a workflow task lost after the call (a worker
+ * too busy to complete it in time) does not make the call again (local-call-results.ts).
  */
 export const httpRequestWorkflow = defineWorkflowNode({
   type: 'action.http_request',
   runsIn: 'activity',
   credentials: true,
+  localUpToMs: (config) => {
+    const timeout = typeof config.timeout_ms === 'number' ? config.timeout_ms : HTTP_DEFAULT_TIMEOUT_MS;
+    return timeout <= HTTP_LOCAL_MAX_TIMEOUT_MS ? timeout : undefined;
+  },
+  // Histories recorded before hold regular activities for HTTP requests, and may hold the chat
+  // sends' `local-first-calls` marker too.
+  localSincePatch: 'local-first-http-calls',
 });
