@@ -53,7 +53,7 @@ export function createNodeActivities(deps: ActivityDeps) {
      * workflow task that follows completes, and a lost task runs its local calls again: a repeat
      * then answers the recorded value instead of calling out a second time.
      */
-    runNodeLocally: async (args: RunNodeArgs): Promise<LocalRunResult> => {
+    runNodeLocally: async (args: RunNodeArgs & { maximumAttempts?: number }): Promise<LocalRunResult> => {
       const call = localCallOf(args);
       const recorded = (await recordedLocalCall(deps.db, call)) as LocalRunResult | undefined;
       if (recorded) return recorded;
@@ -63,7 +63,10 @@ export function createNodeActivities(deps: ActivityDeps) {
       try {
         outcome = { output: await runRegistered(deps, args) };
       } catch (error) {
-        if (!(error instanceof ApplicationFailure) || !error.nonRetryable) throw error;
+        // Stop 28's histories retried the local call itself: its last attempt's failure ended the step.
+        const last =
+          args.maximumAttempts !== undefined && Context.current().info.attempt >= args.maximumAttempts;
+        if (!(error instanceof ApplicationFailure) || !(error.nonRetryable || last)) throw error;
         // The line the SDK writes for a failed activity (with the failure's details, redacted by
         // the logger), which it does not write for a failure answered as a value.
         Context.current().log.warn('Activity failed', { error });

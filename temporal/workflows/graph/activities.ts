@@ -7,7 +7,7 @@ export const local = proxyLocalActivities<Activities>({
   retry: { initialInterval: '200 ms', maximumInterval: '10 seconds', maximumAttempts: 20 },
 });
 
-const SIDE_EFFECT_RETRY = {
+export const SIDE_EFFECT_RETRY = {
   initialInterval: '1 second',
   backoffCoefficient: 2,
   maximumInterval: '1 minute',
@@ -35,6 +35,17 @@ export function localSideEffect(callTimeoutMs: number) {
   return proxyLocalActivities<Activities>({
     startToCloseTimeout: callTimeoutMs + 10_000,
     retry: { maximumAttempts: 1 },
+  });
+}
+
+/**
+ * Stop 28's local calls, every attempt local with the side effects' retries: only for replaying
+ * and finishing its executions (side-effect.ts, `local-short-calls`).
+ */
+export function legacyLocalSideEffect(callTimeoutMs: number) {
+  return proxyLocalActivities<Activities>({
+    startToCloseTimeout: callTimeoutMs + 10_000,
+    retry: SIDE_EFFECT_RETRY,
   });
 }
 

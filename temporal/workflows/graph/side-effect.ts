@@ -2,7 +2,13 @@ import { ApplicationFailure, isCancellation, patched } from '@temporalio/workflo
 import type { GraphNode } from '@weft/graph/runtime';
 import { activityTraitsOf, type WorkflowNodeType } from '@weft/nodes/runtime';
 import type { Activities } from '../../activities';
-import { blocking, localSideEffect, sideEffects } from './activities';
+import {
+  blocking,
+  legacyLocalSideEffect,
+  localSideEffect,
+  SIDE_EFFECT_RETRY,
+  sideEffects,
+} from './activities';
 import type { GraphRun, LoopScope } from './state';
 
 type RunNodeArgs = Parameters<Activities['runNode']>[0];
@@ -15,6 +21,11 @@ const GENERIC_NODE_ACTIVITY = 'generic-node-activity';
  * became local later names its own marker (localSincePatch).
  */
 const LOCAL_FIRST_CALLS = 'local-first-calls';
+/**
+ * Stop 28's interpreter ran short calls wholly as local activities, retries included. Only its
+ * histories hold this marker: a new run takes the marker above first and never asks for this one.
+ */
+const LOCAL_SHORT_CALLS = 'local-short-calls';
 
 /** A node type that runs in an activity: its runner is looked up in the registry by the worker. */
 export async function runSideEffect(
@@ -52,8 +63,10 @@ export async function runSideEffect(
     };
     const regular = () => (traits.activity === 'blocking' ? blocking : sideEffects).runNode(args);
     const localUpToMs = traits.localUpToMs?.(config);
-    if (localUpToMs !== undefined && patched(traits.localSincePatch ?? LOCAL_FIRST_CALLS))
-      return runLocally(localUpToMs, args, regular);
+    if (localUpToMs !== undefined) {
+      if (patched(traits.localSincePatch ?? LOCAL_FIRST_CALLS)) return runLocally(localUpToMs, args, regular);
+      if (patched(LOCAL_SHORT_CALLS)) return runWhollyLocally(localUpToMs, args, regular);
+    }
     return regular();
   }
   return runBeforeGenericActivity(run, node, config, stepKey, input);
@@ -80,6 +93,13 @@ async function runLocally(
     return regular();
   }
   if ('deferred' in result) return regular();
+  return outputOrFailure(result);
+}
+
+/** A local call's answer: its output, or the failure that ended the step thrown as an activity's would be. */
+function outputOrFailure(
+  result: { output: unknown } | { failed: { message: string; type: string; details?: unknown } },
+) {
   if ('output' in result) return result.output;
   const { message, type, details } = result.failed;
   throw new Error(message, {
@@ -90,6 +110,24 @@ async function runLocally(
       details: details === undefined ? [] : [details],
     }),
   });
+}
+
+/**
+ * The calls of stop 28's histories: one local activity with the side effects' retries, a failure
+ * that ended the step answered as a value, a failure after the last attempt thrown as it came.
+ */
+async function runWhollyLocally(
+  localUpToMs: number,
+  args: RunNodeArgs,
+  regular: () => Promise<unknown>,
+): Promise<unknown> {
+  const result = await legacyLocalSideEffect(localUpToMs).runNodeLocally({
+    ...args,
+    maximumAttempts: SIDE_EFFECT_RETRY.maximumAttempts,
+  });
+  // Answered only by today's worker, when it has no place for the call.
+  if ('deferred' in result) return regular();
+  return outputOrFailure(result);
 }
 
 /** The per-type activity calls of histories recorded before `runNode` (same commands, same order). */
