@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { runWeft, stackEnv, type WeftRun } from '../../cli/test/weft-process';
 
 /**
@@ -24,7 +24,8 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 const HERE = path.join(import.meta.dirname, 'client-generators');
 const BIN = path.join(ROOT, 'services/api/node_modules/.bin');
 const PY_VENV = path.join(ROOT, '.tools/openapi-python-client-venv/bin');
-const CLI = path.join(ROOT, 'services/cli/src/main.ts');
+// The CLI's bundle, as `./weft` runs it (services/cli/test/service-bundles-setup.ts built it).
+const CLI = inject('cliBundle');
 const run = promisify(execFile);
 
 let workDir: string;
@@ -106,7 +107,7 @@ beforeAll(async () => {
   stack = runWeft(['up'], env, path.join(workDir, 'weft-up.log'));
   await stack.waitFor(/Weft is running\./);
   const cli = async (...args: string[]) =>
-    JSON.parse((await run(process.execPath, ['--import', 'tsx', CLI, ...args, '--json'], { env })).stdout);
+    JSON.parse((await run(process.execPath, [CLI, ...args, '--json'], { env })).stdout);
   const org = await cli('org', 'create', '--name', 'Client generators');
   apiKey = (await cli('api-key', 'create', '--org', org.id, '--name', 'generators', '--permissions', '*'))
     .key;

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '@weft/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 /**
  * The OpenAPI document is the contract, exactly (issue 14): schemathesis fuzzes a real `weft up`
@@ -18,7 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-const CLI = path.join(ROOT, 'services/cli/src/main.ts');
+// The CLI's bundle, as `./weft` runs it (services/cli/test/service-bundles-setup.ts built it).
+const CLI = inject('cliBundle');
 const ST = path.join(ROOT, '.tools/schemathesis-venv/bin/st');
 /** The rules the document cannot state (a fresh Idempotency-Key per valid case), as schemathesis hooks. */
 const HOOKS = path.join(import.meta.dirname, 'contract-fuzz/hooks.py');
@@ -37,7 +38,7 @@ let keys: { main: string; revoking: string };
 let session: { token: string; csrf: string };
 
 async function startStack(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'up'], {
+  const child = spawn(process.execPath, [CLI, 'up'], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -66,7 +67,7 @@ async function startStack(): Promise<ChildProcess> {
 }
 
 async function cli(...args: string[]): Promise<Record<string, string>> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, ...args, '--json'], { env });
+  const { stdout } = await run(process.execPath, [CLI, ...args, '--json'], { env });
   return JSON.parse(stdout) as Record<string, string>;
 }
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -92,6 +92,29 @@ describe('service bundles', () => {
     await expect(bundleEntryPoint(broken, path.join(project, 'broken-dist'))).rejects.toThrow(
       /Could not resolve "weft-package-not-installed"/,
     );
+  });
+
+  it('split (the CLI): a module imported lazily is a chunk of its own, loaded when used', async () => {
+    const entry = path.join(project, 'commands.ts');
+    await writeFile(
+      entry,
+      "if (process.argv[2] === 'lazy') console.log((await import('./lib/lazy')).lazyValue());\nelse console.log('eager');\n",
+    );
+    await writeFile(
+      path.join(project, 'lib', 'lazy.ts'),
+      "import { z } from 'zod';\nexport const lazyValue = () => JSON.stringify(z.object({ a: z.string() }).parse({ a: 'lazy' }));\n",
+    );
+    const splitDist = path.join(project, 'split-dist');
+    const { file } = await bundleEntryPoint(entry, splitDist, { split: true });
+    expect((await runBundle(file)).stdout.trim()).toBe('eager');
+    expect((await runBundle(file, 'lazy')).stdout.trim()).toBe('{"a":"lazy"}');
+    const chunks = (await readdir(splitDist)).filter((name) => /^chunk-.*\.mjs$/.test(name));
+    expect(chunks).toHaveLength(1);
+    expect(await readFile(path.join(splitDist, chunks[0] as string), 'utf8')).toContain('z.object(');
+    expect(await readFile(path.join(splitDist, 'service.mjs'), 'utf8')).not.toContain('z.object(');
+    // A lost chunk is a stale build.
+    await rm(path.join(splitDist, chunks[0] as string));
+    expect((await bundleEntryPoint(entry, splitDist, { split: true })).built).toBe(true);
   });
 
   it('is reused while its sources are unchanged, and rebuilt after an edit or a lost file', async () => {

@@ -140,6 +140,16 @@ export function serviceBundle(name: ServiceName): Promise<{ file: string; built:
 }
 
 /**
+ * The CLI's bundle (`services/cli/dist/main.mjs`), built if stale: what `./weft` runs
+ * (services/cli/launch.mjs) and the tests spawn. Split, so that a command loads only its own code:
+ * one file would load every command's, slower than tsx for `--help`.
+ */
+export function cliBundle(): Promise<{ file: string; built: boolean }> {
+  const cli = path.join(PROJECT_ROOT, 'services', 'cli');
+  return bundleEntryPoint(path.join(cli, 'src', 'main.ts'), path.join(cli, 'dist'), { split: true });
+}
+
+/**
  * Bundles the TypeScript entry point `source` into `dir` (`main.mjs`, `service.mjs` and its map,
  * `manifest.json`), unless `dir` holds a build of the same sources: the file to run. Starts that
  * race each build their own copy and rename it into place; every copy is the same.
@@ -147,11 +157,12 @@ export function serviceBundle(name: ServiceName): Promise<{ file: string; built:
 export async function bundleEntryPoint(
   source: string,
   dir: string,
+  options: { split?: boolean } = {},
 ): Promise<{ file: string; built: boolean }> {
   const { entry, bundle, manifest } = bundlePaths(dir);
   if (await isFresh(bundle, manifest)) return { file: entry, built: false };
   const result = await build({
-    entryPoints: [source],
+    entryPoints: { service: source },
     absWorkingDir: PROJECT_ROOT,
     bundle: true,
     platform: 'node',
@@ -160,7 +171,10 @@ export async function bundleEntryPoint(
     // As Node resolves a package: its "main" and its "import"/"node" conditions, not "module".
     mainFields: ['main'],
     conditions: [],
-    outfile: bundle,
+    // Split: what is imported lazily (the CLI's commands) goes to chunks of its own, loaded when used.
+    ...(options.split
+      ? { outdir: dir, splitting: true, chunkNames: 'chunk-[hash]', outExtension: { '.js': '.mjs' } }
+      : { outfile: bundle }),
     sourcemap: 'linked',
     sourcesContent: false,
     metafile: true,

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createOrganization } from '@weft/domain';
 import { createTestDatabase, type TestDatabase } from '@weft/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 /**
  * The admin commands against a real PostgreSQL through DATABASE_URL: read-only commands only
@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * passwords with URL-special characters work once percent-encoded.
  */
 
-const CLI = path.resolve(import.meta.dirname, '../src/main.ts');
+// The CLI's bundle, as `./weft` runs it (services/cli/test/service-bundles-setup.ts built it).
+const CLI = inject('cliBundle');
 let t: TestDatabase;
 let org: string;
 let env: NodeJS.ProcessEnv;
@@ -25,7 +26,7 @@ function weft(args: string[], extra: NodeJS.ProcessEnv = {}, input?: string) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     const child = execFile(
       process.execPath,
-      ['--import', 'tsx', CLI, ...args],
+      [CLI, ...args],
       { env: { ...env, ...extra }, timeout: 90_000 },
       (error, stdout, stderr) =>
         resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { AppKey } from '@weft/config';
 import { appKeyId } from '@weft/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { printLogsOnFailure, runWeft, stackEnv, type WeftRun } from './weft-process';
 
 /**
@@ -15,7 +15,8 @@ import { printLogsOnFailure, runWeft, stackEnv, type WeftRun } from './weft-proc
  * state and the waiting execution completes when the event comes.
  */
 
-const CLI = path.resolve(import.meta.dirname, '../src/main.ts');
+// The CLI's bundle, as `./weft` runs it (services/cli/test/service-bundles-setup.ts built it).
+const CLI = inject('cliBundle');
 const run = promisify(execFile);
 
 let root: string;
@@ -29,7 +30,7 @@ type Json = any;
 
 async function weft(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { env });
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -196,13 +197,9 @@ describe('weft backup / weft restore', () => {
     expect(notBackup.stderr).toBe(`weft: ${root} is not a weft backup: it has no weft-backup.json\n`);
     const backupDir = path.join(root, 'backup');
     const otherKey = { ...env, APP_KEY: `base64:${Buffer.alloc(32, 7).toString('base64')}` };
-    const { code, stderr } = await run(
-      process.execPath,
-      ['--import', 'tsx', CLI, 'restore', '--from', backupDir],
-      {
-        env: otherKey,
-      },
-    ).then(
+    const { code, stderr } = await run(process.execPath, [CLI, 'restore', '--from', backupDir], {
+      env: otherKey,
+    }).then(
       (r) => ({ code: 0, stderr: r.stderr }),
       (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
     );
@@ -224,7 +221,7 @@ describe('weft backup / weft restore', () => {
     };
     const { code, stdout, stderr } = await run(
       process.execPath,
-      ['--import', 'tsx', CLI, 'restore', '--from', backupDir, '--json'],
+      [CLI, 'restore', '--from', backupDir, '--json'],
       { env: rotated },
     ).then(
       (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),

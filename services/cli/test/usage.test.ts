@@ -1,15 +1,14 @@
 import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 
 const run = promisify(execFile);
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.ts');
-// Each run starts the CLI under tsx: seconds on a busy machine, so the kill timeout and the tests'
+// The CLI's bundle, as `./weft` runs it (services/cli/test/service-bundles-setup.ts built it).
+const MAIN = inject('cliBundle');
+// Each run starts a CLI process: seconds on a busy machine, so the kill timeout and the tests'
 // own timeouts (several runs each) are generous; a command that really ran would take minutes.
 const weft = (...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', MAIN, ...args], { timeout: 60_000 }).then(
+  run(process.execPath, [MAIN, ...args], { timeout: 60_000 }).then(
     (r) => ({ code: 0, ...r }),
     (e: { code: number; stdout: string; stderr: string }) => e,
   );

@@ -1,16 +1,16 @@
 import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { createUser } from '@weft/domain';
 import { createTestApi, registerCanary, registerSecretsIn, type TestApi } from '@weft/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 // `weft user reset-link`: an operator hands a user a reset link (reset links are never logged),
 // against a test database the CLI reaches through DATABASE_URL.
 
 const run = promisify(execFile);
-const CLI = path.resolve(import.meta.dirname, '../src/main.ts');
+// The CLI's bundle, as `./weft` runs it (services/cli/test/service-bundles-setup.ts built it).
+const CLI = inject('cliBundle');
 const PASSWORD = 'the first password';
 
 let api: TestApi;
@@ -18,7 +18,7 @@ let org: { organizationId: string };
 let env: NodeJS.ProcessEnv;
 
 const weft = (...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', CLI, ...args], { env, timeout: 60_000 }).then(
+  run(process.execPath, [CLI, ...args], { env, timeout: 60_000 }).then(
     (r) => ({ code: 0, ...r }),
     (e: { code: number; stdout: string; stderr: string }) => e,
   );

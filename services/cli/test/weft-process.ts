@@ -4,7 +4,7 @@ import { copyFileSync, createWriteStream, existsSync, mkdirSync, readdirSync, re
 import path from 'node:path';
 import { testLogDirectory } from '@weft/telemetry';
 import { freePort } from '@weft/testing';
-import { onTestFailed } from 'vitest';
+import { inject, onTestFailed } from 'vitest';
 
 /**
  * `weft` as a user runs it, for the tests of `weft up`'s start-up checks and supervision: its
@@ -13,7 +13,8 @@ import { onTestFailed } from 'vitest';
  * on a clock: the test's own timeout is the only budget.
  */
 
-const CLI = path.resolve(import.meta.dirname, '../src/main.ts');
+// The CLI's bundle, as `./weft` runs it (services/cli/test/service-bundles-setup.ts built it).
+const CLI = inject('cliBundle');
 
 export interface WeftRun {
   child: ChildProcess;
@@ -47,7 +48,7 @@ export function keepStackLogs(dataDir: string | undefined, prefix: string) {
 }
 
 export function runWeft(args: string[], env: NodeJS.ProcessEnv, logFile: string): WeftRun {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+  const child = spawn(process.execPath, [CLI, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

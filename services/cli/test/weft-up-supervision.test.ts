@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { printLogsOnFailure, runWeft, stackEnv, type WeftRun } from './weft-process';
 
 /**
@@ -14,7 +14,8 @@ import { printLogsOnFailure, runWeft, stackEnv, type WeftRun } from './weft-proc
  */
 
 const run = promisify(execFile);
-const CLI = path.resolve(import.meta.dirname, '../src/main.ts');
+// The CLI's bundle, as `./weft` runs it (services/cli/test/service-bundles-setup.ts built it).
+const CLI = inject('cliBundle');
 
 let dir: string;
 
@@ -55,7 +56,7 @@ describe('weft up, split layout, supervised', () => {
     return { status: res.status, json: (await res.json()) as Record<string, unknown> };
   };
   const cli = async (...args: string[]) =>
-    JSON.parse((await run(process.execPath, ['--import', 'tsx', CLI, ...args], { env })).stdout);
+    JSON.parse((await run(process.execPath, [CLI, ...args], { env })).stdout);
   const runState = async () =>
     JSON.parse(await readFile(path.join(dataDir, 'weft-up.json'), 'utf8')) as RunStateFile;
 

@@ -12,7 +12,7 @@ import { createEncryptionCodec } from '@weft/temporal/codec';
 import { triggerScheduleId } from '@weft/temporal/schedules';
 import { freePort, registerCanary, registerSecretsIn } from '@weft/testing';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { keepStackLogs } from './weft-process';
 
 /**
@@ -23,7 +23,8 @@ import { keepStackLogs } from './weft-process';
  */
 
 const run = promisify(execFile);
-const CLI = path.resolve(import.meta.dirname, '../src/main.ts');
+// The CLI's bundle, as `./weft` runs it (services/cli/test/service-bundles-setup.ts built it).
+const CLI = inject('cliBundle');
 
 let dataDir: string;
 let env: NodeJS.ProcessEnv;
@@ -72,7 +73,7 @@ function portAnswers(port: number): Promise<boolean> {
 /** Starts `weft up` and resolves once it printed its URLs. */
 async function startUp(): Promise<{ child: ChildProcess; output: () => string }> {
   // A process group of its own, as a shell gives a command: a Ctrl-C can be sent to it whole.
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'up'], {
+  const child = spawn(process.execPath, [CLI, 'up'], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -111,7 +112,7 @@ async function stop(child: ChildProcess): Promise<number | null> {
 
 /** Runs `weft <args> --json` against the running stack and parses its one JSON object. */
 async function cli<T = Record<string, unknown>>(...args: string[]): Promise<T> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], { env });
+  const { stdout } = await run(process.execPath, [CLI, ...args], { env });
   const answer = JSON.parse(stdout) as T;
   registerSecretsIn(answer, 'cli');
   return answer;
@@ -120,19 +121,14 @@ async function cli<T = Record<string, unknown>>(...args: string[]): Promise<T> {
 /** The CLI with `input` on its standard input (passwords never go on the command line). */
 function cliWithInput<T = Record<string, unknown>>(input: string, ...args: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = execFile(
-      process.execPath,
-      ['--import', 'tsx', CLI, ...args],
-      { env },
-      (error, stdout, stderr) => {
-        if (error) reject(new Error(`${error.message}\n${stderr}`));
-        else {
-          // A password read on standard input was accepted: it must never show up in a log.
-          registerCanary('cli:password', input.trim());
-          resolve(JSON.parse(stdout) as T);
-        }
-      },
-    );
+    const child = execFile(process.execPath, [CLI, ...args], { env }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${error.message}\n${stderr}`));
+      else {
+        // A password read on standard input was accepted: it must never show up in a log.
+        registerCanary('cli:password', input.trim());
+        resolve(JSON.parse(stdout) as T);
+      }
+    });
     child.stdin?.end(input);
   });
 }
@@ -842,7 +838,7 @@ describe('weft up', () => {
     // Exit code 1 when some could not come in; stdout still carries the report.
     const importRun = await run(
       process.execPath,
-      ['--import', 'tsx', CLI, 'workflows', 'import', '--org', other.id, '--file', file, '--json'],
+      [CLI, 'workflows', 'import', '--org', other.id, '--file', file, '--json'],
       { env },
     ).catch((error: { stdout: string }) => error);
     const imported = JSON.parse(importRun.stdout) as {
