@@ -27,9 +27,26 @@ async function bundleIsFresh() {
   }
 }
 
+// tsx as this checkout installed it, wherever the command is run from.
+const tsx = import.meta.resolve('tsx');
+const source = (file) => fileURLToPath(new URL(file, import.meta.url));
+
 if (!(await bundleIsFresh())) {
-  const build = fileURLToPath(new URL('./src/build-cli-bundle.ts', import.meta.url));
-  const { status } = spawnSync(process.execPath, ['--import', 'tsx', build], { stdio: ['ignore', 2, 2] });
-  if (status !== 0) process.exit(status ?? 1);
+  const { status } = spawnSync(process.execPath, ['--import', tsx, source('./src/build-cli-bundle.ts')], {
+    stdio: ['ignore', 2, 2],
+  });
+  if (status !== 0) {
+    // A file that does not build (an edit under way) breaks only the commands that load it, as
+    // before the bundle: run the sources through tsx this once.
+    process.stderr.write('weft: the CLI bundle did not build; running the sources through tsx\n');
+    const run = spawnSync(
+      process.execPath,
+      ['--import', tsx, source('./src/main.ts'), ...process.argv.slice(2)],
+      {
+        stdio: 'inherit',
+      },
+    );
+    process.exit(run.status ?? 1);
+  }
 }
 await import(new URL('main.mjs', dist).href);

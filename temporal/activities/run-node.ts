@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { type LocalCallRef, recordedLocalCall, recordLocalCall } from '@weft/domain';
@@ -18,17 +19,31 @@ export type LocalRunResult =
   | { failed: { message: string; type: string; details?: unknown } }
   | { deferred: true };
 
+/** What the interpreter sends to run a node's first attempt locally. */
+export type LocalRunArgs = RunNodeArgs & {
+  /** The execution's attempt: a retry of the execution is another call. */
+  executionAttempt?: number;
+  /** Stop 28's histories retried the local call itself: its last attempt's failure ended the step. */
+  maximumAttempts?: number;
+};
+
 /**
- * A local call's key: the Temporal run and the activity's sequence number in it, which a re-run of
- * a lost workflow task repeats (local-call-results.ts).
+ * A local call's key (local-call-results.ts): the Temporal run, the step (node and loop index), the
+ * execution's attempt, and a hash of the rendered request. Not the activity's sequence number: a
+ * re-run of a lost workflow task may hand those out in another order (parallel loop lanes, a call
+ * deferred once and local the next time). A key that differs is a miss, and the call is made
+ * again; a key never names another call's answer.
  */
-function localCallOf(args: RunNodeArgs): LocalCallRef {
-  const { workflowExecution, activityId } = Context.current().info;
+function localCallOf(args: LocalRunArgs): LocalCallRef {
+  const run = Context.current().info.workflowExecution?.runId ?? 'no-run';
+  const request = createHash('sha256')
+    .update(JSON.stringify([args.nodeType, args.typeVersion ?? 1, args.config, args.input ?? null]))
+    .digest('base64url')
+    .slice(0, 22);
   return {
     organizationId: args.organizationId,
     executionId: args.executionId,
-    // A local activity always belongs to a workflow run; the type allows standalone activities.
-    callKey: `${workflowExecution?.runId ?? 'no-run'}/${activityId}`,
+    callKey: `${run}/${args.stepKey}/${args.executionAttempt ?? 1}/${request}`,
   };
 }
 
@@ -53,17 +68,16 @@ export function createNodeActivities(deps: ActivityDeps) {
      * workflow task that follows completes, and a lost task runs its local calls again: a repeat
      * then answers the recorded value instead of calling out a second time.
      */
-    runNodeLocally: async (args: RunNodeArgs & { maximumAttempts?: number }): Promise<LocalRunResult> => {
+    runNodeLocally: async (args: LocalRunArgs): Promise<LocalRunResult> => {
       const call = localCallOf(args);
-      const recorded = (await recordedLocalCall(deps.db, call)) as LocalRunResult | undefined;
-      if (recorded) return recorded;
+      const recorded = await recordedLocalCall(deps.db, deps.secrets, call);
+      if (recorded) return recorded as LocalRunResult;
       const leave = localCalls.tryEnter(args.organizationId);
       if (!leave) return { deferred: true };
       let outcome: LocalRunResult;
       try {
         outcome = { output: await runRegistered(deps, args) };
       } catch (error) {
-        // Stop 28's histories retried the local call itself: its last attempt's failure ended the step.
         const last =
           args.maximumAttempts !== undefined && Context.current().info.attempt >= args.maximumAttempts;
         if (!(error instanceof ApplicationFailure) || !(error.nonRetryable || last)) throw error;
@@ -81,7 +95,7 @@ export function createNodeActivities(deps: ActivityDeps) {
         leave();
       }
       try {
-        await recordLocalCall(deps.db, call, outcome);
+        await recordLocalCall(deps.db, deps.secrets, call, outcome);
       } catch (error) {
         // The call was made: throwing would make it again at once, as a regular activity. Without
         // the record, only a lost workflow task repeats it.

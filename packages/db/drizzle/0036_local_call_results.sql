@@ -2,7 +2,7 @@ CREATE TABLE "local_call_results" (
 	"organization_id" uuid NOT NULL,
 	"execution_id" uuid NOT NULL,
 	"call_key" text NOT NULL,
-	"outcome" jsonb NOT NULL,
+	"outcome" text NOT NULL,
 	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "local_call_results_execution_id_call_key_pk" PRIMARY KEY("execution_id","call_key")
 );
@@ -17,15 +17,18 @@ ALTER TABLE local_call_results FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON local_call_results USING (organization_id = weft_current_org()) WITH CHECK (organization_id = weft_current_org());
 --> statement-breakpoint
 -- A local call's answer is needed only until the workflow task that follows the call completes
--- (seconds; longer only while no worker runs): across organizations, one bounded batch per call,
--- rows written before the cutoff (the caller loops).
-CREATE FUNCTION weft_prune_local_call_results(p_created_before timestamptz, p_limit integer)
+-- (seconds; longer only while no worker runs). Across organizations, one bounded batch per call:
+-- rows of executions that finished before p_finished_before, and every row written before
+-- p_created_before (the caller loops).
+CREATE FUNCTION weft_prune_local_call_results(p_created_before timestamptz, p_finished_before timestamptz, p_limit integer)
 RETURNS integer
 LANGUAGE sql SECURITY DEFINER SET search_path = public AS $$
   WITH doomed AS (
-    SELECT execution_id, call_key FROM local_call_results
-    WHERE created_at < p_created_before ORDER BY created_at LIMIT p_limit
-    FOR UPDATE SKIP LOCKED
+    SELECT r.execution_id, r.call_key FROM local_call_results r
+    WHERE r.created_at < p_created_before
+       OR EXISTS (SELECT 1 FROM executions e WHERE e.id = r.execution_id AND e.completed_at < p_finished_before)
+    LIMIT p_limit
+    FOR UPDATE OF r SKIP LOCKED
   ), gone AS (
     DELETE FROM local_call_results r USING doomed d
     WHERE r.execution_id = d.execution_id AND r.call_key = d.call_key
@@ -34,6 +37,6 @@ LANGUAGE sql SECURITY DEFINER SET search_path = public AS $$
   SELECT count(*)::integer FROM gone
 $$;
 --> statement-breakpoint
-REVOKE ALL ON FUNCTION weft_prune_local_call_results(timestamptz, integer) FROM PUBLIC;
+REVOKE ALL ON FUNCTION weft_prune_local_call_results(timestamptz, timestamptz, integer) FROM PUBLIC;
 --> statement-breakpoint
-GRANT EXECUTE ON FUNCTION weft_prune_local_call_results(timestamptz, integer) TO weft_app;
+GRANT EXECUTE ON FUNCTION weft_prune_local_call_results(timestamptz, timestamptz, integer) TO weft_app;

@@ -192,7 +192,11 @@ export async function bundleEntryPoint(
   // Written aside, then renamed into place, the manifest last: a reader never pairs a manifest
   // with a bundle it does not describe.
   const suffix = `.${process.pid}.tmp`;
-  const outputs = [...result.outputFiles.map((output) => ({ path: output.path, contents: output.contents }))];
+  // Chunks first, then the bundle that imports them, then the entry: a process starting meanwhile
+  // never loads a bundle whose chunks are not there yet.
+  const outputs = result.outputFiles
+    .map((output) => ({ path: output.path, contents: output.contents }))
+    .sort((a, b) => Number(a.path.startsWith(bundle)) - Number(b.path.startsWith(bundle)));
   outputs.push({ path: entry, contents: Buffer.from(ENTRY) });
   for (const output of outputs) {
     files[output.path] = createHash('sha256').update(output.contents).digest('hex');

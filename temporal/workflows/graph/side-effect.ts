@@ -12,6 +12,7 @@ import {
 import type { GraphRun, LoopScope } from './state';
 
 type RunNodeArgs = Parameters<Activities['runNode']>[0];
+type LocalRunArgs = Parameters<Activities['runNodeLocally']>[0];
 
 /** The generic `runNode` activity; histories recorded before it called one activity per node type. */
 const GENERIC_NODE_ACTIVITY = 'generic-node-activity';
@@ -64,8 +65,11 @@ export async function runSideEffect(
     const regular = () => (traits.activity === 'blocking' ? blocking : sideEffects).runNode(args);
     const localUpToMs = traits.localUpToMs?.(config);
     if (localUpToMs !== undefined) {
-      if (patched(traits.localSincePatch ?? LOCAL_FIRST_CALLS)) return runLocally(localUpToMs, args, regular);
-      if (patched(LOCAL_SHORT_CALLS)) return runWhollyLocally(localUpToMs, args, regular);
+      // The execution's attempt keys the call's recorded answer (run-node.ts): a retry calls again.
+      const local = { ...args, executionAttempt: run.attempt };
+      if (patched(traits.localSincePatch ?? LOCAL_FIRST_CALLS))
+        return runLocally(localUpToMs, local, regular);
+      if (patched(LOCAL_SHORT_CALLS)) return runWhollyLocally(localUpToMs, local, regular);
     }
     return regular();
   }
@@ -80,7 +84,7 @@ export async function runSideEffect(
  */
 async function runLocally(
   localUpToMs: number,
-  args: RunNodeArgs,
+  args: LocalRunArgs,
   regular: () => Promise<unknown>,
 ): Promise<unknown> {
   let result: Awaited<ReturnType<Activities['runNodeLocally']>>;
@@ -118,7 +122,7 @@ function outputOrFailure(
  */
 async function runWhollyLocally(
   localUpToMs: number,
-  args: RunNodeArgs,
+  args: LocalRunArgs,
   regular: () => Promise<unknown>,
 ): Promise<unknown> {
   const result = await legacyLocalSideEffect(localUpToMs).runNodeLocally({

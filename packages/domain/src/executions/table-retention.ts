@@ -23,9 +23,11 @@ export const CHAT_INBOUND_DEDUP_DAYS = 30;
 /**
  * How long a local call's recorded answer is kept (local-call-results.ts). It is read only when the
  * workflow task after the call is run again: within seconds, or once a worker is back after an
- * outage. A day covers an outage of a day; past it a repeat calls again, as after a worker's death.
+ * outage. Ten minutes after its execution finished it can no longer be asked for; a day covers an
+ * outage of a day, past which a repeat calls again, as after a worker's death.
  */
 export const LOCAL_CALL_RESULT_KEEP_MS = 86_400_000;
+export const LOCAL_CALL_RESULT_AFTER_FINISH_MS = 10 * 60_000;
 
 /** Rate-limit buckets are one-minute windows; one over this long ago is dead weight. */
 export const RATE_LIMIT_WINDOW_KEEP_MS = 10 * 60_000;
@@ -52,7 +54,7 @@ export interface TablePruneReport {
   expired_records: number;
   /** AI agents' conversation turns older than AGENT_MEMORY_RETENTION_DAYS. */
   agent_memory: number;
-  /** Local calls' recorded answers older than LOCAL_CALL_RESULT_KEEP_MS. */
+  /** Local calls' recorded answers of finished executions, or older than LOCAL_CALL_RESULT_KEEP_MS. */
   local_call_results: number;
 }
 
@@ -115,7 +117,7 @@ export async function pruneExpiredRows(db: Database, options: TableRetention): P
     local_call_results: await inBatches(
       db,
       batch,
-      sql`weft_prune_local_call_results(${new Date(now - LOCAL_CALL_RESULT_KEEP_MS).toISOString()}::timestamptz, ${batch})`,
+      sql`weft_prune_local_call_results(${new Date(now - LOCAL_CALL_RESULT_KEEP_MS).toISOString()}::timestamptz, ${new Date(now - LOCAL_CALL_RESULT_AFTER_FINISH_MS).toISOString()}::timestamptz, ${batch})`,
       options.signal,
     ),
   };
