@@ -122,8 +122,15 @@ export async function openDatabase(
     return { appUrl: url('weft_app', appPassword), adminUrl, embedded: true, stop };
   }
   const appPassword = appPasswords[0] ?? '';
-  await runMigrations(adminUrl);
-  await enableAppRoleLogin(adminUrl, appPassword);
+  try {
+    await runMigrations(adminUrl);
+    await enableAppRoleLogin(adminUrl, appPassword);
+  } catch (error) {
+    // The server this command started must not outlive it: the next command would find its port
+    // answering and use it, whatever became of its data directory.
+    await stop();
+    throw error;
+  }
   return { appUrl: url('weft_app', appPassword), adminUrl, embedded: true, stop };
 }
 
