@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startEmbeddedPostgres } from '@weft/db';
+import { reachableDataDir, startEmbeddedPostgres } from '@weft/db';
 import { freePort } from '@weft/testing';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
@@ -51,6 +51,8 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
+  // As root the cluster lives under /var/lib/weft (embedded-reach.ts): remove it there too.
+  await rm(reachableDataDir(path.join(dataDir, 'postgres')).dataDir, { recursive: true, force: true });
   await rm(dataDir, { recursive: true, force: true });
 });
 
