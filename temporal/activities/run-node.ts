@@ -99,7 +99,9 @@ export function createNodeActivities(deps: ActivityDeps) {
       } catch (error) {
         // The call was made: throwing would make it again at once, as a regular activity. Without
         // the record, only a lost workflow task repeats it.
-        Context.current().log.warn('local call answer not recorded', { error });
+        // Only the message: a driver error also carries the statement's parameters.
+        const reason = error instanceof Error ? error.message : String(error);
+        Context.current().log.warn('local call answer not recorded', { reason });
       }
       return outcome;
     },
