@@ -431,3 +431,5 @@ export function loadEnv<S extends z.ZodType>(schema: S, source: Source): z.infer
   if (lines.length > 0 || !result.success) throw new EnvError(`Invalid environment:\n${lines.join('\n')}`);
   return result.data;
 }
+
+export { freeLoopbackPort } from './free-port';

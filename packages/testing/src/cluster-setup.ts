@@ -2,10 +2,10 @@ import { appendFile, chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freeLoopbackPort as freePort } from '@weft/config';
 import { startEmbeddedPostgres } from '@weft/db';
 import { findClusterBinaries, freeClusterPortRange, startCluster } from '@weft/temporal/cluster';
 import { setupTemporalNamespace } from '@weft/temporal/namespace-setup';
-import { freePort } from './global-setup';
 import { SHARED_TEMPORAL_ENV } from './temporal';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');

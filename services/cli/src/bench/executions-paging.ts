@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { freeLoopbackPort } from '@weft/config';
 import { connectDatabase, enableAppRoleLogin, runMigrations, startEmbeddedPostgres } from '@weft/db';
 import {
   createApiKey,
@@ -11,7 +12,6 @@ import {
 } from '@weft/domain';
 import postgres from 'postgres';
 import { runLogDirectory, spawnService, stopChild, waitForHttp } from '../children';
-import { freePortOnLoopback } from '../free-port';
 import { dataPath, loadCliEnv } from '../project';
 import { serviceBundles } from '../service-bundle';
 
@@ -77,7 +77,7 @@ export async function benchExecutionsPagingCommand(options: { rows: number; json
     if (!options.json) process.stdout.write(`${line}\n`);
   };
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'weft-bench-paging-'));
-  const pgPort = await freePortOnLoopback();
+  const pgPort = await freeLoopbackPort();
   const adminPassword = 'bench-admin';
   const appPassword = 'bench-app';
   const pg = await startEmbeddedPostgres({ dataDir, port: pgPort, adminPassword, database: 'weft' });
@@ -125,7 +125,7 @@ export async function benchExecutionsPagingCommand(options: { rows: number; json
     const seedSeconds = (performance.now() - seedStart) / 1000;
     say(`seeded ${options.rows} executions in ${seedSeconds.toFixed(1)} s`);
 
-    const port = await freePortOnLoopback();
+    const port = await freeLoopbackPort();
     const baseUrl = `http://127.0.0.1:${port}`;
     server = spawnService(
       (await serviceBundles()).api,

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { freeLoopbackPort } from '@weft/config';
 import { connectDatabase, enableAppRoleLogin, runMigrations, startEmbeddedPostgres } from '@weft/db';
 import {
   checkKeyRing,
@@ -11,7 +12,6 @@ import {
   type SecretBox,
 } from '@weft/domain';
 import postgres from 'postgres';
-import { freePortOnLoopback } from '../free-port';
 import { printResult } from '../output';
 
 const ORGANIZATIONS = 10;
@@ -80,7 +80,7 @@ export async function benchKeysCommand(options: { values: number; batchSize: num
     if (!options.json) process.stdout.write(`${line}\n`);
   };
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'weft-bench-keys-'));
-  const port = await freePortOnLoopback();
+  const port = await freeLoopbackPort();
   const pg = await startEmbeddedPostgres({ dataDir, port, adminPassword: 'bench-admin', database: 'weft' });
   const adminUrl = pg.urlFor('weft');
   await runMigrations(adminUrl);

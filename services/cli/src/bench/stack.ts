@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { BenchEnv, loadProcessEnv } from '@weft/config';
+import { BenchEnv, freeLoopbackPort, loadProcessEnv } from '@weft/config';
 import { postmasterPid } from '@weft/db';
 import { createEncryptionCodec } from '@weft/temporal/codec';
 import { PLAINTEXT_TEMPORAL_ENV, temporalConnectionOptions } from '@weft/temporal/connection';
@@ -11,7 +11,6 @@ import { resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
 import postgres from 'postgres';
 import { runLogDirectory, runStep, spawnService, stopChild, waitForHttp } from '../children';
 import { openDatabase } from '../database';
-import { freePortOnLoopback } from '../free-port';
 import { stopOnInterrupt } from '../interrupt';
 import { layoutServices, type ProcessLayout } from '../process-layout';
 import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
@@ -55,14 +54,14 @@ export async function startBenchStack(
   const env = loadCliEnv();
   const database = await openDatabase(env);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'weft-bench-temporal-'));
-  const metricsPort = await freePortOnLoopback();
+  const metricsPort = await freeLoopbackPort();
   const temporal = options.external
     ? { address: options.external.address, pid: options.external.pid, stop: async () => {} }
     : await startDevServer({
         cli: await resolveTemporalCli(env.TEMPORAL_CLI, PROJECT_ROOT),
         dbFile: path.join(dir, 'temporal.db'),
-        port: await freePortOnLoopback(),
-        uiPort: await freePortOnLoopback(),
+        port: await freeLoopbackPort(),
+        uiPort: await freeLoopbackPort(),
         namespace: 'default',
         metricsPort,
         dynamicConfig: options.temporalConfig,
@@ -71,7 +70,7 @@ export async function startBenchStack(
   const metricsUrl = options.external
     ? options.external.metricsUrl
     : `http://127.0.0.1:${metricsPort}/metrics`;
-  const port = await freePortOnLoopback();
+  const port = await freeLoopbackPort();
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   await runStep(path.join(PROJECT_ROOT, 'services/worker/src/build-bundle.ts'), [bundlePath]);
   const serviceEnv = {

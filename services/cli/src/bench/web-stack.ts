@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { BenchEnv, loadProcessEnv } from '@weft/config';
+import { BenchEnv, freeLoopbackPort, loadProcessEnv } from '@weft/config';
 import { connectDatabase } from '@weft/db';
 import { createOrganization, createUser } from '@weft/domain';
 import { type Browser, chromium } from 'playwright-core';
 import { runLogDirectory, spawnService, stopChild, waitForHttp } from '../children';
 import { openDatabase } from '../database';
-import { freePortOnLoopback } from '../free-port';
 import { dataPath, loadCliEnv, PROJECT_ROOT } from '../project';
 import { serviceBundles } from '../service-bundle';
 import { ensureWebBuild } from '../web-build';
@@ -33,7 +32,7 @@ export async function startWebBench() {
     ctx: { db: handle.db, organizationId: org.id, actor: {} },
     input: { email, password, role: 'admin' },
   });
-  const port = await freePortOnLoopback();
+  const port = await freeLoopbackPort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const server = spawnService(
     (await serviceBundles()).api,

@@ -3,6 +3,7 @@ import { appendFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { freeLoopbackPort } from '@weft/config';
 import { enableAppRoleLogin, type RunningPostgres, runMigrations, startEmbeddedPostgres } from '@weft/db';
 import { ensureClusterBinaries, freeClusterPortRange, startCluster } from '@weft/temporal/cluster';
 import { PLAINTEXT_TEMPORAL_ENV } from '@weft/temporal/connection';
@@ -10,7 +11,6 @@ import { resolveTemporalCli, startDevServer } from '@weft/temporal/dev-server';
 import { setupTemporalNamespace } from '@weft/temporal/namespace-setup';
 import postgres from 'postgres';
 import { runLogDirectory, runStep, spawnService, stopChild, waitForHttp } from '../children';
-import { freePortOnLoopback } from '../free-port';
 import { stopOnInterrupt } from '../interrupt';
 import { dataPath, derivedSecret, loadCliEnv, PROJECT_ROOT } from '../project';
 import { serviceBundles } from '../service-bundle';
@@ -26,7 +26,7 @@ interface RunningTemporal {
 /** The dev server on a state file and fixed ports: a restart finds its executions again. */
 async function devServerStarter(cliSetting: string | undefined, dbFile: string, log: (line: string) => void) {
   const cli = await resolveTemporalCli(cliSetting, PROJECT_ROOT);
-  const ports = { port: await freePortOnLoopback(), uiPort: await freePortOnLoopback() };
+  const ports = { port: await freeLoopbackPort(), uiPort: await freeLoopbackPort() };
   return (): Promise<RunningTemporal> => startDevServer({ cli, dbFile, namespace: 'default', ...ports, log });
 }
 
@@ -79,7 +79,7 @@ export async function startChaosStack(options: {
 }) {
   const env = loadCliEnv();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'weft-chaos-'));
-  const pgPort = await freePortOnLoopback();
+  const pgPort = await freeLoopbackPort();
   const adminPassword = derivedSecret(env.APP_KEY, 'chaos/admin');
   const appPassword = derivedSecret(env.APP_KEY, 'chaos/app');
   const startPostgres = () =>
@@ -106,7 +106,7 @@ export async function startChaosStack(options: {
       : await devServerStarter(env.TEMPORAL_CLI, path.join(dir, 'temporal.db'), temporalLog);
   let temporal: RunningTemporal | undefined = await startTemporal();
 
-  const port = await freePortOnLoopback();
+  const port = await freeLoopbackPort();
   const bundlePath = path.join(dir, 'workflow-bundle.js');
   await runStep(path.join(PROJECT_ROOT, 'services/worker/src/build-bundle.ts'), [bundlePath]);
   const serviceEnv = {
