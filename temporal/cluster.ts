@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { ClusterBinariesEnv, childProcessEnv, loadProcessEnv } from '@weft/config';
+import { ClusterBinariesEnv, childProcessEnv, loadProcessEnv, loopbackPortFree } from '@weft/config';
 import type { TemporalConnectionOptions } from './connection';
 import { spawnTemporalServer, type TemporalServerProcess } from './server-process';
 
@@ -191,14 +190,6 @@ export function clusterPorts(frontend: number): Record<string, string> {
   return Object.fromEntries(names.map((name, index) => [name, String(frontend + index)]));
 }
 
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
 /** The highest port temporal-server can record for a service (a PostgreSQL smallint). */
 export const MAX_CLUSTER_PORT = 32_767;
 
@@ -209,7 +200,7 @@ export async function freeClusterPortRange(): Promise<number> {
     // Below 32,768: temporal-server keeps each membership port in a smallint column
     // (cluster_membership.rpc_port); a higher one stops it at start-up with 22003.
     const base = 20_000 + Math.floor(Math.random() * (MAX_CLUSTER_PORT - count - 20_000));
-    const checks = await Promise.all(Array.from({ length: count }, (_, i) => portFree(base + i)));
+    const checks = await Promise.all(Array.from({ length: count }, (_, i) => loopbackPortFree(base + i)));
     if (checks.every(Boolean)) return base;
   }
   throw new Error('no range of free ports for temporal-server');

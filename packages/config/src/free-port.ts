@@ -7,7 +7,8 @@ import { createServer } from 'node:net';
  * hands out (`listen(0)`) is also what every outgoing connection takes its local port from, so one
  * such connection in the seconds before the server binds makes it fail with "address already in
  * use" (seen with three test files at a time). Each process walks up from a random start, so the
- * processes of a run seldom try the same ports.
+ * processes of a run seldom try the same ports. 20000-32767 is left to temporal-server's port
+ * ranges (`freeClusterPortRange`).
  */
 export async function freeLoopbackPort(): Promise<number> {
   const [first, last] = portsBelowEphemeral();
@@ -16,14 +17,14 @@ export async function freeLoopbackPort(): Promise<number> {
   nextPort ??= first + Math.floor(Math.random() * size);
   for (let tries = 0; tries < 500; tries++) {
     const port = first + ((nextPort++ - first) % size);
-    if (await canListen(port)) return port;
+    if (await loopbackPortFree(port)) return port;
   }
   return listenOnce(0);
 }
 
 let nextPort: number | undefined;
 
-/** The ports this process hands out: 10000 up to the ephemeral range's first port. */
+/** The ports this process hands out: 10000-19999, or fewer when the ephemeral range starts lower. */
 function portsBelowEphemeral(): [number, number] {
   let ephemeralLow = 32_768;
   try {
@@ -32,10 +33,11 @@ function portsBelowEphemeral(): [number, number] {
   } catch {
     // Not Linux: the IANA ephemeral range starts at 49152, Linux's default at 32768; keep below both.
   }
-  return [10_000, ephemeralLow - 1];
+  return [10_000, Math.min(19_999, ephemeralLow - 1)];
 }
 
-async function canListen(port: number): Promise<boolean> {
+/** Whether a server could listen on 127.0.0.1:`port` now. */
+export async function loopbackPortFree(port: number): Promise<boolean> {
   try {
     await listenOnce(port);
     return true;

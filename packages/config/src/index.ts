@@ -432,4 +432,4 @@ export function loadEnv<S extends z.ZodType>(schema: S, source: Source): z.infer
   return result.data;
 }
 
-export { freeLoopbackPort } from './free-port';
+export { freeLoopbackPort, loopbackPortFree } from './free-port';
