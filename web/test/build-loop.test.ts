@@ -72,6 +72,10 @@ async function select(page: Page, nodeId: string) {
   await node(page, nodeId).focus();
   await node(page, nodeId).click();
   await page.getByRole('heading', { name: 'Test this step' }).waitFor();
+  // The panel may still show the step selected before (its tools carry the same heading): a click
+  // on "Run from here" then runs from that one, as a person clicking too early would.
+  const label = (await node(page, nodeId).locator('.label').textContent())?.trim();
+  await expect.poll(() => page.locator('#node-panel-title').textContent(), POLL).toBe(label);
 }
 
 describe('the build loop in the editor', () => {
@@ -445,7 +449,8 @@ describe('the build loop in the editor', () => {
     const narrow = await signedIn({ width: 'narrow', dark: true });
     const small = await narrow.newPage();
     await small.goto(`/workflows/${created.body.id}/edit`);
-    await node(small, 'shape').click();
+    await node(small, 'shape').waitFor();
+    await select(small, 'shape');
     await expect
       .poll(() => small.locator('.preview').first().textContent(), POLL)
       .toContain('Preview: 3 pieces');
