@@ -11,9 +11,9 @@ import LongestFirstSequencer from './packages/testing/src/sequencer';
  * - browser: the same, plus the built web app (web/test/build-web.ts).
  * - unit-timed, integration-timed: files that measure time against bounds (deadlines, latency
  *   under load), run one at a time after the others so that no neighbour file skews them.
- * Files run three at a time on two cores: most of a test's time is spent waiting (on Temporal's
- * timeouts after a killed worker, HTTP, browsers), and a third file fills those waits (fresh
- * clones: 746 s with two, 662 s with three; docs/decisions.md "CI time, stop 33"). Worker processes are reused between the files of a project
+ * Files run two at a time: most of a test's time is spent waiting (on Temporal, HTTP, browsers),
+ * so a second file fills the wait. Three at a time was tried (docs/decisions.md "CI time, stop
+ * 33"): no clear gain through this machine's noise, and a browser click that did not land. Worker processes are reused between the files of a project
  * (`isolate: false`): a file's modules load once per worker instead of once per file.
  */
 const UNIT = [
@@ -68,7 +68,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     isolate: false,
-    maxWorkers: 3,
+    maxWorkers: 2,
     sequence: { sequencer: LongestFirstSequencer },
     // Console output (service logs included, see quiet-tests.ts) is printed for failing tests only.
     silent: 'passed-only',
